@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Creates or updates the project's virtual environment at .venv/ and the system packages it needs.
+#
+#   scripts/bootstrap.sh run    what serving the app needs
+#   scripts/bootstrap.sh test   that plus the test tools and the browser
+#
+# Sourced or executed; idempotent: a second run with an unchanged pyproject.toml installs nothing.
+set -euo pipefail
+
+purpose=${1:-run}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+venv="$root/.venv"
+
+python_bin=${PYTHON:-python3}
+if ! "$python_bin" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "error: Python 3.11 or newer is needed as '$python_bin' (set PYTHON=/path/to/python3.11)." >&2
+    exit 1
+fi
+
+# System packages: bubblewrap isolates judged code; Chromium drives the browser tests.
+system_packages=(bubblewrap)
+[ "$purpose" = test ] && system_packages+=(chromium chromium-driver)
+declare -A provides=([bubblewrap]=/usr/bin/bwrap [chromium]=/usr/bin/chromium [chromium-driver]=/usr/bin/chromedriver)
+missing=()
+for pkg in "${system_packages[@]}"; do
+    [ -x "${provides[$pkg]}" ] || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "Installing system packages: ${missing[*]}"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null \
+            || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null; }
+    elif [ "$purpose" = test ]; then
+        echo "error: missing system packages: ${missing[*]}" >&2
+        echo "       install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}) and run this again." >&2
+        exit 1
+    else
+        echo "warning: ${missing[*]} not installed: submissions run in a plain child process, not the sandbox." >&2
+    fi
+fi
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "Creating $venv"
+    "$python_bin" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip
+fi
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+
+# The CPU build of PyTorch, pinned, before anything asks for a bare "torch" (which would pull a CUDA build).
+if ! "$venv/bin/python" -c 'import torch' 2>/dev/null; then
+    echo "Installing PyTorch (CPU build)"
+    "${pip[@]}" "torch==2.13.0"
+fi
+
+extras=""
+[ "$purpose" = test ] && extras="[test]"
+stamp="$venv/.installed-$purpose"
+digest=$(sha256sum "$root/pyproject.toml" | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
+    echo "Installing the project${extras}"
+    "${pip[@]}" -e "$root$extras"
+    echo "$digest" > "$stamp"
+fi
