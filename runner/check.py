@@ -1,0 +1,63 @@
+"""Checking a problem package against itself: its reference and correct solutions must be accepted, each
+known-wrong solution must get the verdict (and message) its header declares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .judge import judge
+from .problems import Problem, read_expectation
+from .verdict import Verdict
+
+
+@dataclass
+class Expectation:
+    """One solution file's declared outcome, and what the judge gave it."""
+
+    path: Path
+    expected: str
+    message: str | None
+    verdict: Verdict | None = None
+
+    @property
+    def met(self) -> bool:
+        if self.verdict is None or self.verdict.verdict != self.expected:
+            return False
+        if self.message is None:
+            return True
+        texts = [self.verdict.message] + [test.message for test in self.verdict.tests]
+        return any(self.message in text for text in texts)
+
+    def explain(self) -> str:
+        if self.verdict is None:
+            return "not judged"
+        failing = next((t for t in self.verdict.tests if t.status not in ("passed", "skipped")), None)
+        said = f" ({failing.name}: {failing.message[:300]})" if failing else ""
+        wanted = f"{self.expected}" + (f" with a message containing {self.message!r}" if self.message else "")
+        return f"expected {wanted}, got {self.verdict.verdict}{said}"
+
+
+def device_of(path: Path) -> str | None:
+    """The `# device:` a solution file is limited to (cuda-only tricks), if any."""
+    for line in path.read_text(errors="replace").splitlines()[:10]:
+        if line.startswith("# device:"):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
+def check_problem(problem: Problem, *, device: str = "cpu", on_result=None, **judge_options) -> list[Expectation]:
+    """Judge every solution of problem on device with all tests; the expectations, met or not."""
+    found = []
+    for path, expected, message in problem.solutions():
+        expectation = Expectation(path, expected, message)
+        wanted_device = device_of(path)
+        if wanted_device is None or wanted_device == device:
+            expectation.verdict = judge(problem, path.read_bytes(), device=device, tests="all", **judge_options)
+        found.append(expectation)
+        if on_result:
+            on_result(expectation)
+    return found
+
+
+__all__ = ["Expectation", "check_problem", "read_expectation"]

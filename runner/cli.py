@@ -1,0 +1,136 @@
+"""The command line: list problems, judge a file, check problem packages.
+
+    python -m runner list
+    python -m runner judge <problem-slug> <solution.py> [--device auto|cpu|cuda] [--tests sample|all] --json
+    python -m runner check <slug> | --all
+
+`judge` exits 0 whenever a verdict was reached, whatever it is, and 2 when the judge could not run (unknown
+problem, unreadable file, a device that is not there), with the reason on stderr. `check` exits 1 when an
+expectation was not met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .check import check_problem
+from .judge import JudgeError, judge
+from .problems import ProblemError, list_problems, load_problem
+from .sandbox import SandboxOptions, default_state_dir
+from .verdict import Verdict
+
+EXIT_JUDGE_FAILED = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m runner", description="The sandboxed PyTorch judge.")
+    parser.add_argument("--problems-dir", type=Path, default=None, help="problem packages (default: problems/)")
+    parser.add_argument("--sandbox", choices=["auto", "bubblewrap", "plain"], default="auto",
+                        help="isolation: bubblewrap when it works (auto), bubblewrap or fail, or a plain process")
+    parser.add_argument("--require-sandbox", action="store_true", help="refuse to judge without bubblewrap")
+    parser.add_argument("--state-dir", type=Path, default=None,
+                        help=f"slot locks and the secret seed key (default: {default_state_dir()})")
+    parser.add_argument("--uid-base", type=int, default=60000, help="first sandbox uid when run as root")
+    parser.add_argument("--gpu", type=int, default=0, help="index of the GPU to judge on with --device cuda")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads per submission")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("list", help="list the problems").add_argument("--json", action="store_true")
+    judging = commands.add_parser("judge", help="judge one solution file")
+    judging.add_argument("problem")
+    judging.add_argument("solution", type=Path)
+    judging.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    judging.add_argument("--tests", choices=["sample", "all"], default="all")
+    judging.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    checking = commands.add_parser("check", help="judge each problem's reference, correct and wrong solutions")
+    checking.add_argument("problem", nargs="?")
+    checking.add_argument("--all", action="store_true")
+    checking.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    return parser
+
+
+def _options(args: argparse.Namespace) -> SandboxOptions:
+    extra = {"state_dir": args.state_dir} if args.state_dir else {}
+    return SandboxOptions(mode=args.sandbox, require=args.require_sandbox, uid_base=args.uid_base, **extra)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return _list(args)
+        if args.command == "judge":
+            return _judge(args)
+        return _check(args)
+    except (JudgeError, ProblemError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_JUDGE_FAILED
+
+
+def _list(args: argparse.Namespace) -> int:
+    problems = list_problems(args.problems_dir)
+    if args.json:
+        print(json.dumps([{"slug": p.slug, "title": p.title, "difficulty": p.difficulty, "needs": p.needs,
+                           "tags": p.tags, "version": p.version, "tests": len(p.tests)} for p in problems]))
+        return 0
+    for problem in problems:
+        print(f"{problem.slug:24} {problem.difficulty:7} {problem.needs:4} {problem.title}")
+    return 0
+
+
+def _judge(args: argparse.Namespace) -> int:
+    source = args.solution.read_bytes()
+    verdict = judge(args.problem, source, device=args.device, tests=args.tests, problems_dir=args.problems_dir,
+                    sandbox=_options(args), gpu_index=args.gpu, threads=args.threads)
+    if args.json:
+        print(json.dumps(verdict.to_json()))
+    else:
+        print(human(verdict))
+    return 0
+
+
+def human(verdict: Verdict) -> str:
+    """A verdict for a terminal."""
+    lines = [f"{verdict.problem}: {verdict.verdict}  [{verdict.device}, {verdict.sandbox}]"]
+    for test in verdict.tests:
+        figures = []
+        if test.time_ms is not None:
+            figures.append(f"{test.time_ms:.3f} ms")
+        if test.peak_bytes is not None:
+            figures.append(f"{test.peak_bytes / (1 << 20):.2f} MiB")
+        lines.append(f"  {test.status:22} {test.name} {' '.join(figures)}")
+        if test.message:
+            lines += ["      " + line for line in test.message.splitlines()[-12:]]
+    if verdict.time.ratio is not None:
+        lines.append(f"time: {verdict.time.user_ms:.3f} ms vs reference {verdict.time.reference_ms:.3f} ms "
+                     f"({verdict.time.ratio:.2f}×)")
+    return "\n".join(lines)
+
+
+def _check(args: argparse.Namespace) -> int:
+    if args.all == bool(args.problem):
+        raise JudgeError("check takes a problem slug or --all")
+    problems = list_problems(args.problems_dir) if args.all else [load_problem(args.problem, args.problems_dir)]
+    unmet = 0
+
+    def report(expectation) -> None:
+        nonlocal unmet
+        relative = expectation.path.relative_to(expectation.path.parents[2]) \
+            if "solutions" in expectation.path.parts else expectation.path.name
+        if expectation.verdict is None:
+            print(f"  skip  {relative} (runs on another device)")
+        elif expectation.met:
+            print(f"  ok    {relative}: {expectation.expected}")
+        else:
+            unmet += 1
+            print(f"  FAIL  {relative}: {expectation.explain()}")
+        sys.stdout.flush()
+
+    for problem in problems:
+        print(f"{problem.slug} ({problem.version})")
+        check_problem(problem, device=args.device, on_result=report, sandbox=_options(args),
+                      gpu_index=args.gpu, threads=args.threads)
+    print(f"{'all expectations met' if not unmet else f'{unmet} expectation(s) not met'}")
+    return 1 if unmet else 0

@@ -1,0 +1,52 @@
+"""Comparison helpers for trusted checkers: messages that say what differed, where, and by how much."""
+
+from __future__ import annotations
+
+import torch
+
+
+def where(index: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(i) for i in index) + ")"
+
+
+def _position(flat: int, shape: torch.Size) -> tuple[int, ...]:
+    return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), shape)) if shape else ()
+
+
+def layout(name: str, got: torch.Tensor | None, expected: torch.Tensor) -> str | None:
+    """None if got has expected's shape and dtype; else which differs."""
+    if got is None:
+        return f"{name}: missing"
+    if got.shape != expected.shape:
+        return f"{name}: shape {tuple(got.shape)}, expected {tuple(expected.shape)}"
+    if got.dtype != expected.dtype:
+        return f"{name}: dtype {str(got.dtype).removeprefix('torch.')}, expected {str(expected.dtype).removeprefix('torch.')}"
+    return None
+
+
+def tensors(name: str, got: torch.Tensor | None, expected: torch.Tensor, *, atol: float, rtol: float) -> str | None:
+    """None if got matches expected in shape, dtype and values within atol + rtol * |expected|; else why not."""
+    mismatch = layout(name, got, expected)
+    if mismatch:
+        return mismatch
+    if got.numel() == 0:
+        return None
+    got64, expected64 = got.to(torch.float64), expected.to(torch.float64)
+    bad_got = ~torch.isfinite(got64) & torch.isfinite(expected64)
+    if bad_got.any():
+        first = _position(int(bad_got.reshape(-1).nonzero()[0]), got.shape)
+        return (f"{name}: {int(bad_got.sum())} non-finite values where the reference is finite "
+                f"(first at {where(first)}: {got64[first].item()})")
+    both_nan = torch.isnan(got64) & torch.isnan(expected64)
+    error = (got64 - expected64).abs().nan_to_num(nan=float("inf"))
+    error[both_nan] = 0
+    allowed = atol + rtol * expected64.abs()
+    excess = error - allowed
+    worst = int(excess.reshape(-1).argmax())
+    if excess.reshape(-1)[worst] <= 0:
+        return None
+    at = _position(worst, got.shape)
+    wrong = int((excess > 0).sum())
+    return (f"{name}: {wrong} of {got.numel()} values differ; largest error {error.reshape(-1)[worst].item():.3g} "
+            f"at {where(at)} (expected {expected64[at].item():.6g}, got {got64[at].item():.6g}; "
+            f"tolerance {atol:g} + {rtol:g}·|expected|)")

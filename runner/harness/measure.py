@@ -1,0 +1,146 @@
+"""Observation inside the sandbox: operators called, forbidden ones, peak live-tensor memory, time.
+
+Everything here shares the process with the submission, which can change it; the judge treats these
+figures as claims. Tampering that is cheap to notice (the mode popped from the dispatch stack, its methods
+replaced) is reported so the judge can name it; the judge cross-checks the rest against what it observes
+from outside (CPU time and peak resident memory of the sandbox).
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections import Counter
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode
+from torch.utils._pytree import tree_flatten
+
+# Taken before any submission runs, so patching the time module later changes nothing here.
+clock_ns = time.perf_counter_ns
+thread_clock_ns = time.thread_time_ns
+
+
+def op_name(func) -> str:
+    """An operator's name as problems list it: namespace::name.overload (aten::_softmax.default)."""
+    return f"{func._schema.name}.{func._overloadname}"
+
+
+def forbids(patterns: list[str]):
+    """A predicate on operator names: a pattern without an overload matches every overload."""
+    exact = {p for p in patterns if "." in p.split("::")[-1]}
+    bare = {p for p in patterns if p not in exact}
+
+    def matches(name: str) -> bool:
+        return name in exact or name.rsplit(".", 1)[0] in bare
+
+    return matches
+
+
+class OperatorWatch(TorchDispatchMode):
+    """Counts every operator that reaches the dispatcher and records forbidden ones.
+
+    With track_memory, also follows each tensor storage created while active, so `peak_bytes` is the
+    highest sum of bytes of such storages alive at once (autograd's saved tensors included, since they
+    keep their storages alive).
+    """
+
+    def __init__(self, forbidden: list[str], *, track_memory: bool = False):
+        super().__init__()
+        self._is_forbidden = forbids(forbidden)
+        self.track_memory = track_memory
+        self.counts: Counter[str] = Counter()
+        self.forbidden_calls: list[str] = []
+        self.live_bytes = 0
+        self.peak_bytes = 0
+        self._storages: dict[int, weakref.finalize] = {}
+
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        # torch would wrap __torch_dispatch__ in a dynamo guard, importing torch._dynamo (~2 s) on first use.
+        return False
+
+    def reset_peak(self) -> None:
+        self.peak_bytes = self.live_bytes
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = op_name(func)
+        self.counts[name] += 1
+        if self._is_forbidden(name):
+            if name not in self.forbidden_calls:
+                self.forbidden_calls.append(name)
+            raise RuntimeError(f"{name} is forbidden in this problem")
+        result = func(*args, **(kwargs or {}))
+        if self.track_memory:
+            self._follow(result)
+        return result
+
+    def _follow(self, result) -> None:
+        for value in tree_flatten(result)[0]:
+            if not isinstance(value, torch.Tensor):
+                continue
+            try:
+                storage = value.untyped_storage()
+            except (RuntimeError, NotImplementedError):
+                continue
+            key = storage._cdata
+            if key in self._storages:
+                continue
+            size = storage.nbytes()
+            self.live_bytes += size
+            self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+            self._storages[key] = weakref.finalize(storage, self._released, key, size)
+
+    def _released(self, key: int, size: int) -> None:
+        self.live_bytes -= size
+        self._storages.pop(key, None)
+
+
+_GENUINE_DISPATCH = OperatorWatch.__torch_dispatch__
+_GENUINE_FOLLOW = OperatorWatch._follow
+
+
+def tampering(watch: OperatorWatch) -> list[str]:
+    """What the submission visibly did to the watch while it ran (empty when nothing)."""
+    found = []
+    if _get_current_dispatch_mode() is not watch:
+        found.append("removed the judge's operator watch from the dispatch stack")
+    if type(watch) is not OperatorWatch or OperatorWatch.__torch_dispatch__ is not _GENUINE_DISPATCH \
+            or OperatorWatch._follow is not _GENUINE_FOLLOW or vars(watch).get("__torch_dispatch__"):
+        found.append("replaced the judge's operator watch")
+    return found
+
+
+class Stopwatch:
+    """Times one call: on the CPU, the calling thread's CPU time; on CUDA, events around a device-wide
+    synchronize.
+
+    CPU time rather than the wall clock, because the judge shares its cores and time spent descheduled is
+    not the submission's. The thread's clock, because the process's is tick-grained (4 ms) once several
+    threads exist; work handed to other threads is caught by the judge's outside view of the sandbox's CPU
+    time instead.
+    """
+
+    def __init__(self, device: torch.device, flush_bytes: int = 256 << 20):
+        self.device = device
+        self._flush = None
+        if device.type == "cuda":
+            # Larger than any current GPU's L2, so each timed call starts with a cold cache.
+            self._flush = torch.empty(flush_bytes, dtype=torch.uint8, device=device)
+
+    def time_ns(self, call):
+        """(result of call(), nanoseconds it took)."""
+        if self._flush is None:
+            started = thread_clock_ns()
+            result = call()
+            return result, thread_clock_ns() - started
+        self._flush.zero_()
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        result = call()
+        # Work the call left on other streams or threads counts: wait for the whole device first.
+        torch.cuda.synchronize()
+        end.record()
+        end.synchronize()
+        return result, int(start.elapsed_time(end) * 1e6)

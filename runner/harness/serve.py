@@ -1,0 +1,267 @@
+"""The harness's request loop: start, import torch, say ready, then serve one submission.
+
+Start-up and the submission are separate on purpose: a process can be started (torch imported, CUDA
+initialised) before any submission exists, and receive one later over its pipe. Requests, in order:
+
+    load   the submission's and the driver's source, the limits, the forbidden operators
+    run    one test case: inputs in, outputs, peak memory and observations out
+    time   the same case on several fresh inputs, each call timed
+    exit
+
+Only the process that started the harness answers: a child the submission forked that returns into this
+code exits silently instead of writing to the pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+import types
+from typing import Any
+
+import torch
+
+from . import limits, wire
+import contextlib
+
+from .measure import OperatorWatch, Stopwatch, clock_ns, tampering
+
+HARNESS_PID = os.getpid()
+SOLUTION_FILENAME = "solution.py"
+
+
+class WrongAnswer(Exception):
+    """Raised by a driver (or the harness) when a result is wrong in a way only this side can see."""
+
+
+class Context:
+    """What a problem's driver gets besides the submission: device, rank, the operator counts."""
+
+    WrongAnswer = WrongAnswer
+
+    def __init__(self, device: torch.device, rank: int = 0, world_size: int = 1):
+        self.device = device
+        self.rank = rank
+        self.world_size = world_size
+        self.watch: OperatorWatch | None = None
+
+    @property
+    def op_counts(self) -> dict[str, int]:
+        """Operators called so far in the current request, by name (aten::mm.default: 3)."""
+        return dict(self.watch.counts) if self.watch else {}
+
+
+class Session:
+    """One submission's state inside the harness."""
+
+    def __init__(self, load: wire.Frame):
+        header = load.header
+        self.device = torch.device(header.get("device", "cpu"))
+        self.forbidden = list(header.get("forbidden", []))
+        self.context = Context(self.device, int(header.get("rank", 0)), int(header.get("world_size", 1)))
+        self.driver = _module_from_source("judge_driver", load.blobs["driver"].decode(), "driver.py")
+        self.stopwatch = Stopwatch(self.device)
+        self.solution: types.ModuleType | None = None
+
+    def load_solution(self, source: bytes, entry_points: list[str]) -> dict[str, Any]:
+        watch = OperatorWatch(self.forbidden)
+        try:
+            with watch:
+                self.solution = _module_from_source("solution", source.decode("utf-8"), SOLUTION_FILENAME)
+        except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are the user's too
+            _leave_if_forked()
+            return {"type": "loaded", "error": {"status": "compile_error", "message": describe(error)}}
+        _leave_if_forked()
+        missing = [name for name in entry_points if not hasattr(self.solution, name)]
+        answer: dict[str, Any] = {"type": "loaded", "forbidden": watch.forbidden_calls}
+        if missing:
+            answer["error"] = {"status": "compile_error",
+                               "message": f"the file must define {', '.join(missing)} (see the starter code)"}
+        return answer
+
+    def run(self, frame: wire.Frame) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
+        """One checked call: outputs, peak live-tensor bytes, forbidden calls, changed inputs."""
+        inputs = _to_device(frame.tensors, self.device)
+        originals = {name: tensor.clone() for name, tensor in inputs.items()}
+        watch = OperatorWatch(self.forbidden, track_memory=True)
+        self.context.watch = watch
+        answer: dict[str, Any] = {"type": "result"}
+        if self.device.type == "cuda":
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+            answer["cuda_base_bytes"] = torch.cuda.memory_allocated()
+        outputs: dict[str, torch.Tensor] = {}
+        started = clock_ns()
+        try:
+            with watching(watch, answer):
+                watch.reset_peak()
+                produced = self.driver.run(self.solution, frame.header.get("params", {}), inputs, self.context)
+            outputs = plain_outputs(produced, self.device)
+        except BaseException as error:  # noqa: BLE001
+            _leave_if_forked()
+            answer["error"] = classify(error)
+        _leave_if_forked()
+        answer["time_ns"] = clock_ns() - started
+        answer["peak_bytes"] = watch.peak_bytes
+        if self.device.type == "cuda":
+            answer["cuda_peak_bytes"] = torch.cuda.max_memory_allocated()
+        answer["forbidden"] = watch.forbidden_calls
+        answer["op_counts"] = dict(watch.counts)
+        answer["modified_inputs"] = [name for name, tensor in inputs.items() if not _same_bits(tensor, originals[name])]
+        return answer, outputs
+
+    def time(self, frame: wire.Frame) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
+        """Each iteration's inputs are copied into the same buffers, so results keyed by address go stale."""
+        count = int(frame.header["iterations"])
+        params = frame.header.get("params", {})
+        per_iteration = [{name.split("/", 1)[1]: tensor for name, tensor in frame.tensors.items()
+                          if name.startswith(f"{index}/")} for index in range(count)]
+        buffers = {name: tensor.to(self.device, copy=True) for name, tensor in per_iteration[0].items()}
+        watch = OperatorWatch(self.forbidden)
+        self.context.watch = watch
+        answer: dict[str, Any] = {"type": "timed", "times_ns": []}
+        outputs: dict[str, torch.Tensor] = {}
+        try:
+            with watching(watch, answer):
+                for _ in range(int(frame.header.get("warmup", 1))):
+                    self.driver.run(self.solution, params, buffers, self.context)
+                for index in range(count):
+                    for name, tensor in per_iteration[index].items():
+                        buffers[name].copy_(tensor)
+                    call = lambda: self.driver.run(self.solution, params, buffers, self.context)  # noqa: E731
+                    produced, elapsed = self.stopwatch.time_ns(call)
+                    answer["times_ns"].append(elapsed)
+                    for name, tensor in plain_outputs(produced, self.device).items():
+                        outputs[f"{index}/{name}"] = tensor.detach().to("cpu", copy=True)
+        except BaseException as error:  # noqa: BLE001
+            _leave_if_forked()
+            answer["error"] = classify(error)
+        _leave_if_forked()
+        answer["forbidden"] = watch.forbidden_calls
+        return answer, outputs
+
+
+@contextlib.contextmanager
+def watching(watch: OperatorWatch, answer: dict[str, Any]):
+    """Run the body under watch; record in answer what the body did to the watch, if anything."""
+    watch.__enter__()
+    try:
+        yield
+    finally:
+        answer["tamper"] = tampering(watch)
+        if not answer["tamper"]:
+            watch.__exit__(None, None, None)
+
+
+def _module_from_source(name: str, source: str, filename: str) -> types.ModuleType:
+    import linecache
+
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    # Tracebacks quote the submission's lines from here; the file itself is never on disk in the sandbox.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    sys.modules[name] = module
+    exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
+    return module
+
+
+def _to_device(tensors: dict[str, torch.Tensor], device: torch.device) -> dict[str, torch.Tensor]:
+    return {name: tensor.to(device) for name, tensor in tensors.items()}
+
+
+def _same_bits(tensor: torch.Tensor, original: torch.Tensor) -> bool:
+    if tensor.shape != original.shape or tensor.dtype != original.dtype:
+        return False
+    return bool(torch.equal(tensor.detach().reshape(-1).view(torch.uint8), original.reshape(-1).view(torch.uint8)))
+
+
+def plain_outputs(produced: Any, device: torch.device) -> dict[str, torch.Tensor]:
+    """The driver's outputs, each checked to be a plain tensor on the judged device."""
+    if not isinstance(produced, dict):
+        raise WrongAnswer(f"the driver produced {type(produced).__name__}, not a dict of tensors")
+    checked = {}
+    for name, value in produced.items():
+        if type(value) is not torch.Tensor:
+            kind = type(value)
+            what = f"a {kind.__module__}.{kind.__qualname__}"
+            if isinstance(value, torch.Tensor):
+                what += " (a subclass of torch.Tensor)"
+            raise WrongAnswer(f"{name}: expected a plain torch.Tensor, got {what}")
+        if value.device.type != device.type:
+            raise WrongAnswer(f"{name}: expected a tensor on {device.type}, got one on {value.device.type}")
+        if value.layout != torch.strided:
+            raise WrongAnswer(f"{name}: expected a dense tensor, got layout {value.layout}")
+        checked[name] = value
+    return checked
+
+
+def classify(error: BaseException) -> dict[str, str]:
+    """A status and a message for an exception raised while a test ran."""
+    if isinstance(error, WrongAnswer):
+        return {"status": "wrong_answer", "message": str(error)}
+    text = str(error)
+    if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)) or "can't allocate memory" in text \
+            or "out of memory" in text.lower():
+        return {"status": "memory_limit_exceeded", "message": describe(error)}
+    return {"status": "runtime_error", "message": describe(error)}
+
+
+def describe(error: BaseException, frames: int = 6) -> str:
+    """The exception and the last few frames of its traceback, submission lines first."""
+    lines = traceback.format_exception(type(error), error, error.__traceback__, limit=-frames)
+    return "".join(lines)[-4000:].strip()
+
+
+def _leave_if_forked() -> None:
+    if os.getpid() != HARNESS_PID:
+        os._exit(0)
+
+
+def warm_up(device: torch.device) -> None:
+    """Pay torch's first-use costs (autograd engine, dispatch-mode machinery, CUDA context) before ready."""
+    x = torch.randn(8, 8, device=device, requires_grad=True)
+    with OperatorWatch([], track_memory=True):
+        (x.exp() / x.exp().sum(-1, keepdim=True)).sum().backward()
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def main(argv: list[str]) -> None:
+    requests = wire.open_pipe(int(argv[0]), "r")
+    responses = wire.open_pipe(int(argv[1]), "w")
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    warm_up(torch.device(argv[2]))
+    wire.write_frame(responses, {"type": "ready", "pid": os.getpid(), "torch": torch.__version__,
+                                 "python": sys.version.split()[0]})
+    load = wire.read_frame(requests)
+    limits.apply(load.header.get("limits", {}))
+    session = Session(load)
+    if load.header.get("world_size", 1) > 1 and "rank" not in load.header:
+        from .ranks import serve_ranks
+
+        serve_ranks(load, requests, responses)
+        return
+    answer = session.load_solution(load.blobs["solution"], list(load.header.get("entry_points", [])))
+    wire.write_frame(responses, answer)
+    serve(session, requests, responses)
+
+
+def serve(session: Session, requests, responses) -> None:
+    """Answer run and time requests until exit or the end of the pipe."""
+    while True:
+        try:
+            frame = wire.read_frame(requests)
+        except wire.WireError:
+            return
+        if frame.kind == "run":
+            answer, outputs = session.run(frame)
+        elif frame.kind == "time":
+            answer, outputs = session.time(frame)
+        else:
+            return
+        try:
+            wire.write_frame(responses, answer, outputs)
+        except wire.WireError as error:
+            wire.write_frame(responses, {"type": answer["type"], "error": {
+                "status": "wrong_answer", "message": f"the outputs cannot be returned: {error}"}})

@@ -1,0 +1,236 @@
+"""Judging one submission: the trusted side's orchestration.
+
+Per run: the user's harness and, when needed, a reference harness (the reference solution under the same
+driver, in its own sandbox) are started side by side. Every test's inputs are generated here from a seed;
+the reference's outputs come from the cache or from the reference harness; the user's outputs come back
+over the pipe and the problem's trusted checker compares them. Timed tests interleave rounds of the two
+harnesses on the same fresh inputs. Nothing the sandbox prints or exits with is taken as a result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+from . import cache as reference_cache
+from . import seeds
+from .client import Harness
+from .problems import Problem, TestSpec, load_problem
+from .sandbox import Ended, SandboxOptions, SandboxUnavailable
+from .sandbox.process import DEADLINE, MEMORY
+from .testcase import forbidden_message, judge_case
+from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, RUNTIME_ERROR, SKIPPED,
+                      TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall)
+
+MAX_SOURCE_BYTES = 256 << 10
+LOAD_TIMEOUT_S = 10.0
+Event = Callable[[dict[str, Any]], None]
+
+
+class JudgeError(Exception):
+    """The judge cannot run at all (unknown problem, unusable device, sandbox required but missing)."""
+
+
+def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", tests: str = "all",
+          on_event: Event | None = None, problems_dir: Path | str | None = None,
+          sandbox: SandboxOptions | None = None, require_sandbox: bool = False, gpu_index: int = 0,
+          threads: int = 1, secret_key: bytes | None = None,
+          cache: reference_cache.ReferenceCache | None = None) -> Verdict:
+    """Judge source against problem; a Verdict whatever the submission does, JudgeError if the judge cannot run."""
+    options = sandbox or SandboxOptions()
+    if require_sandbox and not options.require:
+        options = SandboxOptions(**{**options.__dict__, "require": True})
+    if isinstance(problem, str):
+        from .problems import ProblemError
+
+        try:
+            problem = load_problem(problem, problems_dir)
+        except ProblemError as error:
+            raise JudgeError(str(error)) from None
+    chosen_device = resolve_device(problem, device)
+    run = _Run(problem, chosen_device, problem.selected_tests(tests), options, on_event or (lambda event: None),
+               gpu_index=gpu_index if chosen_device == "cuda" else None, threads=threads,
+               key=secret_key if secret_key is not None else seeds.load_key(options.state_dir),
+               cache=cache if cache is not None else reference_cache.DEFAULT)
+    return run.judge(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
+
+
+def resolve_device(problem: Problem, device: str) -> str:
+    """cpu or cuda for this problem, or JudgeError naming why the device asked for cannot be used."""
+    if device not in ("auto", "cpu", "cuda"):
+        raise JudgeError(f"unknown device {device!r} (auto, cpu or cuda)")
+    if device == "auto":
+        device = "cuda" if problem.needs != "cpu" and torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise JudgeError("--device cuda: no usable GPU on this machine")
+    if device == "cuda" and problem.needs == "cpu" or device == "cpu" and problem.needs == "cuda":
+        raise JudgeError(f"problem {problem.slug!r} needs {problem.needs}, not {device}")
+    return device
+
+
+def precheck(source: bytes) -> str | None:
+    """Why the file cannot even be handed to the sandbox, or None."""
+    if len(source) > MAX_SOURCE_BYTES:
+        return f"the file is {len(source):,} bytes; the limit is {MAX_SOURCE_BYTES:,}"
+    nul = source.find(b"\0")
+    if nul >= 0:
+        return f"the file contains a NUL byte at offset {nul}"
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"the file is not UTF-8: byte 0x{source[error.start]:02x} at offset {error.start}"
+    return None
+
+
+class _Run:
+    """The state of one judgement."""
+
+    def __init__(self, problem: Problem, device: str, tests: list[TestSpec], options: SandboxOptions,
+                 emit: Event, *, gpu_index: int | None, threads: int, key: bytes,
+                 cache: reference_cache.ReferenceCache):
+        self.problem, self.device, self.tests, self.options, self.emit = problem, device, tests, options, emit
+        self.gpu_index, self.threads, self.cache = gpu_index, threads, cache
+        self.hidden_seed = seeds.hidden_seed(key, problem.version)
+        self.user: Harness | None = None
+        self.reference: Harness | None = None
+        self.results: list[TestResult] = []
+        self.time = TimeFigures()
+        self.memory = MemoryFigures()
+        self.sandbox_words = ""
+        self.reference_cases: dict[str, tuple[dict[str, Any], dict[str, torch.Tensor]]] = {}
+
+    def judge(self, source: bytes) -> Verdict:
+        self.emit({"event": "started", "problem": self.problem.slug, "device": self.device,
+                   "total": len(self.tests)})
+        try:
+            self._judge(source)
+        except SandboxUnavailable as error:
+            raise JudgeError(str(error)) from None
+        except Exception as error:  # noqa: BLE001 - a bug of the judge must still end in a verdict
+            self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, f"the judge failed: {error!r}"))
+        finally:
+            stdout, stderr = self.user.output() if self.user else ("", "")
+            for harness in (self.user, self.reference):
+                if harness:
+                    harness.close()
+        verdict = Verdict(problem=self.problem.slug, verdict=overall(self.results), tests=self.results,
+                          device=self.device, sandbox=self.sandbox_words, time=self.time, memory=self.memory,
+                          stdout=stdout, stderr=stderr, problem_version=self.problem.version)
+        self.emit({"event": "finished", "verdict": verdict.verdict})
+        return verdict
+
+    def _judge(self, source: bytes) -> None:
+        problem = precheck(source)
+        if problem:
+            return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
+        cases = [(test, self._inputs(test)) for test in self.tests]
+        self._start(need_reference=any(test.timed or not self._cached(test, inputs) for test, inputs in cases))
+        loaded = self.user.load(solution=source, driver=self.problem.source("driver.py"), **self._settings())
+        failure = self._load_failure(loaded)
+        if failure:
+            return self._finish_with(failure)
+        for test, inputs in cases:
+            try:
+                self._record(judge_case(self, test, inputs))
+            except Ended as ended:
+                return self._finish_with(_ended_result(test.name, ended))
+
+    def _inputs(self, test: TestSpec) -> dict[str, torch.Tensor]:
+        seed = seeds.sample_seed(self.problem.slug) if test.sample else self.hidden_seed
+        return self.problem.checker.inputs(test.params, seeds.generator(seed, test.name))
+
+    def _cached(self, test: TestSpec, inputs: dict[str, torch.Tensor]) -> bool:
+        found = self.cache.get(reference_cache.key(self.problem.version, self.device, test.params, inputs))
+        if found:
+            self.reference_cases[test.name] = found
+        return found is not None
+
+    def reference_result(self, test: TestSpec, inputs: dict[str, torch.Tensor]):
+        """The reference harness's (answer, outputs) for a test, from the cache when possible."""
+        if test.name in self.reference_cases:
+            return self.reference_cases[test.name]
+        frame, _ = self.reference.request({"type": "run", "params": test.params}, inputs,
+                                          timeout_s=self.request_timeout_s() + 30)
+        if frame.header.get("error") or frame.header.get("forbidden") or frame.header.get("modified_inputs"):
+            raise RuntimeError(f"the reference failed test {test.name}: {frame.header}")
+        result = (frame.header, frame.tensors)
+        self.cache.put(reference_cache.key(self.problem.version, self.device, test.params, inputs), *result)
+        self.reference_cases[test.name] = result
+        return result
+
+    def request_timeout_s(self) -> float:
+        """How long one checked call may take before the run is stopped for time."""
+        return max(5.0, 3 * self.problem.limits.time_cap_ms / 1000)
+
+    def _settings(self, *, reference: bool = False) -> dict[str, Any]:
+        limits = self.problem.limits
+        resource_limits = {"nproc": self._nproc(), "nofile": 512, "fsize_bytes": 64 << 20, "core_bytes": 0,
+                           "cpu_s": int(limits.wall_s) + 5}
+        if self.device == "cpu":
+            resource_limits["address_space_extra_bytes"] = limits.sandbox_memory_bytes
+        else:
+            # An address-space limit breaks CUDA's virtual reservations; the data segment is limited instead.
+            resource_limits["data_bytes"] = limits.sandbox_memory_bytes * 2
+        return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
+                "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,
+                "timeout_s": LOAD_TIMEOUT_S + (30 if reference else 0)}
+
+    def _nproc(self) -> int:
+        import os
+
+        from .sandbox import procs
+
+        if os.geteuid() == 0:
+            return 256
+        # Without a uid of its own the sandbox shares the count with every process of this user.
+        return len(procs.owned_by(os.geteuid())) * 8 + 256
+
+    def _start(self, *, need_reference: bool) -> None:
+        settings = dict(memory_limit_bytes=self.problem.limits.sandbox_memory_bytes, threads=self.threads,
+                        gpu_index=self.gpu_index)
+        self.user = Harness(self.options, **settings)
+        self.sandbox_words = self.user.sandbox
+        if need_reference:
+            self.reference = Harness(self.options, **settings)
+        self.user.wait_ready()
+        if self.reference:
+            self.reference.wait_ready()
+            answer = self.reference.load(solution=self.problem.source("reference.py"),
+                                         driver=self.problem.source("driver.py"), **self._settings(reference=True))
+            if answer.get("error") or answer.get("forbidden"):
+                raise RuntimeError(f"the reference solution does not load: {answer}")
+
+    def _load_failure(self, loaded: dict[str, Any]) -> TestResult | None:
+        name = self.tests[0].name
+        if loaded.get("forbidden"):
+            return TestResult(name, FORBIDDEN, forbidden_message(loaded["forbidden"], "while the file was loaded"))
+        if loaded.get("error"):
+            return TestResult(name, loaded["error"]["status"], loaded["error"]["message"])
+        return None
+
+    def _record(self, result: TestResult) -> None:
+        self.results.append(result)
+        self.emit({"event": "test", "name": result.name, "status": result.status, "message": result.message,
+                   "time_ms": result.time_ms, "peak_bytes": result.peak_bytes, "index": len(self.results) - 1,
+                   "total": len(self.tests)})
+
+    def _next_name(self) -> str:
+        return self.tests[min(len(self.results), len(self.tests) - 1)].name
+
+    def _finish_with(self, result: TestResult) -> None:
+        """Record a failure that ends the run, then skip every remaining test."""
+        if len(self.results) < len(self.tests):
+            self._record(result)
+        for test in self.tests[len(self.results):]:
+            self._record(TestResult(test.name, SKIPPED, "skipped after a failure that ended the run"))
+
+
+def _ended_result(name: str, ended: Ended) -> TestResult:
+    if ended.cause == MEMORY:
+        return TestResult(name, MEMORY_LIMIT_EXCEEDED, ended.detail)
+    if ended.cause == DEADLINE:
+        return TestResult(name, TIME_LIMIT_EXCEEDED, ended.detail)
+    return TestResult(name, RUNTIME_ERROR, ended.detail)
+

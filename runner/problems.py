@@ -1,0 +1,163 @@
+"""Problem packages: loading problems/<slug>/ and describing it as plain data.
+
+See problems/README.md, "Coding problems", for the format a problem author writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+DEFAULT_PROBLEMS_DIR = Path(__file__).resolve().parent.parent / "problems"
+# The files that decide a verdict; their hash is the problem's version.
+JUDGING_FILES = ("problem.toml", "checker.py", "driver.py", "reference.py")
+REQUIRED_FILES = JUDGING_FILES + ("statement.md", "starter.py", "explanation.md")
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+NEEDS = ("cpu", "cuda", "any")
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+class ProblemError(Exception):
+    """A problem that does not exist or whose package is malformed."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A problem's limits; ratios are to the reference measured in the same run."""
+
+    time_ratio: float = 5.0
+    time_cap_ms: float = 2000.0
+    wall_s: float = 120.0
+    memory_ratio: float = 4.0
+    memory_floor_bytes: int = 1 << 20
+    memory_cap_bytes: int | None = None
+    sandbox_memory_bytes: int = 4 << 30
+    timed_rounds: int = 3
+    timed_iterations: int = 5
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """One test: a name, its parameters (plain JSON), whether it is a sample and whether it is timed."""
+
+    name: str
+    params: dict[str, Any]
+    sample: bool = False
+    timed: bool = False
+
+
+@dataclass
+class Problem:
+    """A loaded problem package."""
+
+    slug: str
+    path: Path
+    title: str
+    difficulty: str
+    tags: list[str]
+    needs: str
+    world_size: int
+    entry_points: list[str]
+    forbidden: list[str]
+    limits: Limits
+    tests: list[TestSpec]
+    version: str
+    _checker: ModuleType | None = field(default=None, repr=False)
+
+    def source(self, name: str) -> bytes:
+        return (self.path / name).read_bytes()
+
+    @property
+    def checker(self) -> ModuleType:
+        """The trusted checker module (imported once, never sent to the sandbox)."""
+        if self._checker is None:
+            name = f"judge_checker_{self.slug.replace('-', '_')}_{self.version[:12]}"
+            spec = importlib.util.spec_from_file_location(name, self.path / "checker.py")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self._checker = module
+        return self._checker
+
+    def selected_tests(self, which: str) -> list[TestSpec]:
+        """The sample tests, or all of them (samples first, as listed)."""
+        if which not in ("sample", "all"):
+            raise ValueError(f"tests must be 'sample' or 'all', not {which!r}")
+        return [test for test in self.tests if test.sample or which == "all"]
+
+    def solutions(self) -> list[tuple[Path, str, str | None]]:
+        """(path, expected verdict, expected message substring) for reference and every solution file."""
+        found = [(self.path / "reference.py", "accepted", None)]
+        for path in sorted((self.path / "solutions").glob("*/*.py")):
+            expect, message = read_expectation(path.read_bytes())
+            if expect is None:
+                raise ProblemError(f"{path}: the first lines must include '# expect: <verdict>'")
+            found.append((path, expect, message))
+        return found
+
+
+def read_expectation(source: bytes) -> tuple[str | None, str | None]:
+    """The `# expect:` verdict and optional `# message:` substring in a file's leading comments."""
+    expect = message = None
+    for line in source.decode("utf-8", "replace").splitlines()[:10]:
+        match = re.match(r"#\s*(expect|message|device):\s*(.+?)\s*$", line)
+        if match and match.group(1) == "expect":
+            expect = match.group(2)
+        elif match and match.group(1) == "message":
+            message = match.group(2)
+    return expect, message
+
+
+def version_of(path: Path) -> str:
+    """A hash of the files that decide a verdict."""
+    digest = hashlib.sha256()
+    for name in JUDGING_FILES:
+        digest.update(name.encode() + b"\0" + (path / name).read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def list_problems(problems_dir: Path | str | None = None) -> list[Problem]:
+    """Every problem package under problems_dir, by slug."""
+    root = Path(problems_dir) if problems_dir else DEFAULT_PROBLEMS_DIR
+    return [load_problem(path.parent.name, root) for path in sorted(root.glob("*/problem.toml"))]
+
+
+def load_problem(slug: str, problems_dir: Path | str | None = None) -> Problem:
+    """The problem package problems_dir/slug; ProblemError if missing or malformed."""
+    root = Path(problems_dir) if problems_dir else DEFAULT_PROBLEMS_DIR
+    if not SLUG.match(slug):
+        raise ProblemError(f"{slug!r} is not a problem slug")
+    path = root / slug
+    if not (path / "problem.toml").is_file():
+        raise ProblemError(f"no problem {slug!r} in {root}")
+    missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
+    if missing:
+        raise ProblemError(f"problem {slug!r} lacks {', '.join(missing)}")
+    try:
+        meta = tomllib.loads((path / "problem.toml").read_text())
+        return _problem_from(slug, path, meta)
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as error:
+        raise ProblemError(f"problem {slug!r}: problem.toml: {error}") from None
+
+
+def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
+    tests = [TestSpec(name=t["name"], params=dict(t.get("params", {})), sample=bool(t.get("sample", False)),
+                      timed=bool(t.get("timed", False))) for t in meta["tests"]]
+    names = [test.name for test in tests]
+    if len(set(names)) != len(names) or not tests:
+        raise ValueError("tests need unique names, and at least one")
+    if any(test.sample and test.timed for test in tests):
+        raise ValueError("timed tests must be hidden (sample = false)")
+    if meta.get("needs", "any") not in NEEDS or meta["difficulty"] not in DIFFICULTIES:
+        raise ValueError(f"needs must be one of {NEEDS} and difficulty one of {DIFFICULTIES}")
+    return Problem(
+        slug=slug, path=path, title=meta["title"], difficulty=meta["difficulty"], tags=list(meta.get("tags", [])),
+        needs=meta.get("needs", "any"), world_size=int(meta.get("world_size", 1)),
+        entry_points=list(meta["entry_points"]), forbidden=list(meta.get("forbidden", [])),
+        limits=Limits(**meta.get("limits", {})), tests=tests, version=version_of(path),
+    )

@@ -1,0 +1,150 @@
+"""bubblewrap command lines: what the sandbox sees, derived from the running interpreter.
+
+Two shapes, chosen by who runs the judge:
+
+- as root: an outer bwrap that keeps root only to create the namespaces and mounts and to hold
+  CAP_SETUID/CAP_SETGID, then setpriv, which drops to the slot's own unprivileged uid with no capabilities
+  and no_new_privs, then an inner unprivileged bwrap that adds the user namespace, --disable-userns and the
+  seccomp filter. Linux ignores RLIMIT_NPROC for root, and a user namespace created by root still runs as
+  kernel uid 0, so the drop to a real uid is what makes the process limit hold. The inner bwrap mounts no
+  new /proc (the kernel refuses a nested proc mount under the outer one's masks): the pid namespace comes
+  from the outer one.
+- as anyone else: one unprivileged bwrap with every namespace, --disable-userns and the filter.
+
+Only read-only binds of what Python and PyTorch need reach the sandbox: /usr and the loader's files, the
+interpreter's prefixes and the site directories that hold torch and numpy, and the harness folder. Parent
+directories of each bind are created 0755 explicitly, since bwrap would otherwise copy the source parents'
+modes (0700 under /root or a CI checkout) and the unprivileged uid could not traverse them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+LOADER_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
+HARNESS_MOUNT = "/judge"
+NVIDIA_SHARED_NODES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools")
+
+
+@dataclass
+class Layout:
+    """What one sandbox is given: binds, devices, sizes and the process environment."""
+
+    python: str
+    harness_dir: str
+    ro_paths: list[str]
+    gpu_index: int | None = None
+    tmp_bytes: int = 256 << 20
+    shm_bytes: int = 256 << 20
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def interpreter_paths() -> list[str]:
+    """Directories the running interpreter and its torch and numpy installs need, outside /usr."""
+    import numpy
+    import torch
+
+    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+                  str(Path(os.path.realpath(sys.executable)).parent.parent)}
+    for module in (torch, numpy):
+        candidates.add(str(Path(module.__file__).resolve().parent.parent))
+    for entry in os.environ.get("LD_LIBRARY_PATH", "").split(":"):
+        if entry and os.path.isabs(entry):
+            candidates.add(entry)
+    return minimal_roots(path for path in candidates if os.path.isdir(path))
+
+
+def minimal_roots(paths) -> list[str]:
+    """The given absolute paths without those inside another one, and without anything under /usr or /."""
+    real = sorted({os.path.realpath(path) for path in paths})
+    roots: list[str] = []
+    for path in real:
+        if path == "/" or any(_inside(path, system) for system in SYSTEM_DIRS):
+            continue
+        if not any(_inside(path, root) for root in roots):
+            roots.append(path)
+    return roots
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _parents(path: str) -> list[str]:
+    parts = Path(path).parts[1:-1]
+    return ["/" + "/".join(parts[: index + 1]) for index in range(len(parts))]
+
+
+def _filesystem_args(layout: Layout) -> list[str]:
+    args: list[str] = []
+    for system in SYSTEM_DIRS:
+        if os.path.islink(system):
+            args += ["--symlink", os.readlink(system), system]
+        elif os.path.isdir(system):
+            args += ["--ro-bind", system, system]
+    for loader_file in LOADER_FILES:
+        args += ["--ro-bind-try", loader_file, loader_file]
+    made: set[str] = set()
+    binds = [(path, path) for path in layout.ro_paths] + [(layout.harness_dir, f"{HARNESS_MOUNT}/harness")]
+    for source, destination in binds:
+        for parent in _parents(destination):
+            if parent not in made:
+                made.add(parent)
+                args += ["--perms", "0755", "--dir", parent]
+        args += ["--ro-bind", source, destination]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--perms", "1777", "--size", str(layout.tmp_bytes), "--tmpfs", "/tmp"]
+    args += ["--perms", "1777", "--size", str(layout.shm_bytes), "--tmpfs", "/dev/shm"]
+    if layout.gpu_index is None:
+        # PyTorch's cpuinfo reads the cache and core topology here; nothing else under /sys is needed.
+        args += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
+    else:
+        args += _gpu_args(layout.gpu_index)
+    return args
+
+
+def _gpu_args(gpu_index: int) -> list[str]:
+    """The assigned GPU's device nodes, the driver's shared nodes, and /sys, which the driver reads."""
+    args = ["--ro-bind", "/sys", "/sys", "--dev-bind", f"/dev/nvidia{gpu_index}", f"/dev/nvidia{gpu_index}"]
+    for node in NVIDIA_SHARED_NODES:
+        args += ["--dev-bind-try", node, node]
+    return args
+
+
+def _environment_args(layout: Layout) -> list[str]:
+    args = ["--clearenv"]
+    for name, value in sorted(layout.env.items()):
+        args += ["--setenv", name, value]
+    return args
+
+
+NAMESPACES = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+ALWAYS = ["--die-with-parent", "--new-session", "--hostname", "judge", "--chdir", "/tmp"]
+
+
+def harness_command(layout: Layout, fds: list[int]) -> list[str]:
+    """The interpreter invocation that starts the harness inside the sandbox."""
+    device = "cpu" if layout.gpu_index is None else "cuda"
+    return [layout.python, "-s", "-P", "-B", "-m", "harness", *map(str, fds), device]
+
+
+def root_command(layout: Layout, uid: int, seccomp_fd: int, fds: list[int], bwrap: str = "bwrap",
+                 setpriv: str = "setpriv") -> list[str]:
+    """Outer privileged bwrap, setpriv down to uid, inner unprivileged bwrap, then the harness."""
+    outer = [bwrap, *NAMESPACES, *ALWAYS, "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+             *_filesystem_args(layout), *_environment_args(layout)]
+    drop = [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--no-new-privs"]
+    inner = [bwrap, "--unshare-user", "--disable-userns", "--die-with-parent", "--dev-bind", "/", "/",
+             "--chdir", "/tmp", "--seccomp", str(seccomp_fd)]
+    return [*outer, *drop, *inner, *harness_command(layout, fds)]
+
+
+def user_command(layout: Layout, seccomp_fd: int, fds: list[int], bwrap: str = "bwrap") -> list[str]:
+    """One unprivileged bwrap with every namespace, then the harness."""
+    return [bwrap, "--unshare-user", "--disable-userns", *NAMESPACES, *ALWAYS, *_filesystem_args(layout),
+            *_environment_args(layout), "--seccomp", str(seccomp_fd), *harness_command(layout, fds)]

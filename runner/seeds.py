@@ -1,0 +1,61 @@
+"""Seeds for test inputs: public ones for sample tests, secret ones for hidden tests.
+
+Hidden inputs come from one of a few seeds per problem version, drawn per run, each an HMAC of the version
+under a server-side key that lives outside the repository (created on first use in the state directory,
+or passed in by the caller). A few seeds rather than one per run, so reference results can be cached; a
+key outside git, so reading the repository does not reveal the hidden inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+import torch
+
+SEEDS_PER_VERSION = 4
+KEY_BYTES = 32
+
+
+def load_key(state_dir: Path) -> bytes:
+    """The key in state_dir/seed.key, created (readable by its owner only) if missing."""
+    state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = state_dir / "seed.key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_bytes()
+        if len(key) < KEY_BYTES:
+            raise ValueError(f"{path} is shorter than {KEY_BYTES} bytes") from None
+        return key
+    key = secrets.token_bytes(KEY_BYTES)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+    return key
+
+
+def _derive(*parts: bytes, key: bytes = b"public") -> int:
+    digest = hmac.new(key, b"\0".join(parts), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
+
+
+def hidden_seed(key: bytes, problem_version: str, index: int | None = None) -> int:
+    """One of the version's secret seeds: the index given, or one drawn at random."""
+    if index is None:
+        index = secrets.randbelow(SEEDS_PER_VERSION)
+    return _derive(problem_version.encode(), str(index).encode(), key=key)
+
+
+def sample_seed(slug: str) -> int:
+    """The public seed of a problem's sample tests: the same on every run, so "Run" is reproducible."""
+    return _derive(b"sample", slug.encode())
+
+
+def generator(seed: int, *purpose: object) -> torch.Generator:
+    """A CPU generator for one use of a seed (a test's inputs, a timing round...)."""
+    gen = torch.Generator()
+    gen.manual_seed(_derive(str(seed).encode(), *(str(p).encode() for p in purpose)))
+    return gen

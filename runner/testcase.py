@@ -1,0 +1,189 @@
+"""One test, judged: the checked call, its comparison, memory, and (for timed tests) interleaved timing.
+
+Statuses are decided in this order, so the most specific reason wins: a forbidden call, tampering with the
+judge's watch, a changed input, an error raised in the call, a wrong result, then memory, then time.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from . import seeds
+from .client import Observed
+from .problems import TestSpec
+from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
+                      ratio)
+
+if TYPE_CHECKING:
+    from .judge import _Run
+
+# Resident-memory growth a call can cause without tensors (modules imported on first use, allocator
+# slack, the harness's copies of inputs and outputs are added separately); growth beyond this and the
+# tracked tensor peak means the tracker was bypassed. It bounds how small a bypass this check can see.
+RSS_SLACK_BYTES = 256 << 20
+# The outside view of CPU time is tick-grained; a reported time is only overruled when the outside view
+# exceeds twice it by more than this.
+FLOOR_GRAIN_MS = 2.0
+
+
+def forbidden_message(calls: list[str], when: str) -> str:
+    return f"called {', '.join(calls)} {when}; this problem forbids it"
+
+
+def judge_case(run: _Run, test: TestSpec, inputs: dict[str, torch.Tensor]) -> TestResult:
+    """The result of one test; raises sandbox.Ended when the user's process stops answering."""
+    expected_answer, expected = run.reference_result(test, inputs)
+    frame, observed = run.user.request({"type": "run", "params": test.params}, inputs,
+                                       timeout_s=run.request_timeout_s())
+    answer = frame.header
+    failure = _call_failure(answer, "during the call")
+    if failure:
+        return TestResult(test.name, *failure)
+    message = run.problem.checker.check(test.params, inputs, frame.tensors, expected)
+    if message:
+        return TestResult(test.name, WRONG_ANSWER, message)
+    peak, peak_note = trusted_peak(answer, observed, inputs, frame.tensors)
+    result = TestResult(test.name, PASSED, "", time_ms=answer.get("time_ns", 0) / 1e6, peak_bytes=peak)
+    reference_peak = expected_answer.get("peak_bytes")
+    run.memory.user_peak_bytes = max(run.memory.user_peak_bytes or 0, peak)
+    run.memory.reference_peak_bytes = max(run.memory.reference_peak_bytes or 0, reference_peak or 0)
+    run.memory.ratio = ratio(run.memory.user_peak_bytes, run.memory.reference_peak_bytes)
+    limit = memory_limit(run.problem.limits, reference_peak)
+    if peak > limit:
+        result.status = MEMORY_LIMIT_EXCEEDED
+        result.message = (f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} "
+                          f"({run.problem.limits.memory_ratio:g}× the reference's {_mib(reference_peak or 0)})")
+        return result
+    if test.timed:
+        _time(run, test, result)
+    return result
+
+
+def _call_failure(answer: dict[str, Any], when: str) -> tuple[str, str] | None:
+    if answer.get("forbidden"):
+        return FORBIDDEN, forbidden_message(answer["forbidden"], when)
+    if answer.get("tamper"):
+        return FORBIDDEN, "the submission " + " and ".join(answer["tamper"])
+    if answer.get("modified_inputs"):
+        names = ", ".join(answer["modified_inputs"])
+        return WRONG_ANSWER, f"the input {names} was modified in place; the call must leave its arguments unchanged"
+    if answer.get("error"):
+        return answer["error"]["status"], answer["error"]["message"]
+    return None
+
+
+def memory_limit(limits, reference_peak: int | None) -> int:
+    """Bytes a call may hold at its peak: a ratio of the reference's, never below the floor or over the cap."""
+    limit = max(limits.memory_floor_bytes, int(limits.memory_ratio * (reference_peak or 0)))
+    return min(limit, limits.memory_cap_bytes) if limits.memory_cap_bytes else limit
+
+
+def trusted_peak(answer: dict[str, Any], observed: Observed, inputs: dict[str, torch.Tensor],
+                 outputs: dict[str, torch.Tensor]) -> tuple[int, str]:
+    """The peak to judge: the tracker's claim, unless what the trusted side saw outgrows it."""
+    claimed = int(answer.get("peak_bytes") or 0)
+    cuda_growth = answer.get("cuda_peak_bytes")
+    if cuda_growth is not None and cuda_growth - answer.get("cuda_base_bytes", 0) > claimed + RSS_SLACK_BYTES:
+        return cuda_growth, " (from CUDA's allocator: the tensor tracker saw less)"
+    if observed.rss_growth_bytes is None:
+        return claimed, ""
+    copies = 2 * sum(t.numel() * t.element_size() for t in (*inputs.values(), *outputs.values()))
+    if observed.rss_growth_bytes > claimed + copies + RSS_SLACK_BYTES:
+        return observed.rss_growth_bytes, f" (the process's resident memory grew by this; the tracker saw {_mib(claimed)})"
+    return claimed, ""
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):.2f} MiB"
+
+
+def _time(run: _Run, test: TestSpec, result: TestResult) -> None:
+    """Interleave rounds of the user's and the reference's timed calls on the same fresh inputs."""
+    limits = run.problem.limits
+    user_times, reference_times, floors = [], [], []
+    for round_index in range(limits.timed_rounds):
+        batch = _timing_inputs(run, test, round_index, limits.timed_iterations)
+        order = ("user", "reference") if round_index % 2 == 0 else ("reference", "user")
+        answers = {}
+        for who in order:
+            answers[who] = _timed_request(run, who, test, batch, limits.timed_iterations)
+        failure = _timed_failure(run, test, batch, answers, limits.timed_iterations)
+        if failure:
+            result.status, result.message = failure
+            return
+        (user_answer, _, user_seen), (ref_answer, _, ref_seen) = answers["user"], answers["reference"]
+        user_times += [ns / 1e6 for ns in user_answer["times_ns"]]
+        reference_times += [ns / 1e6 for ns in ref_answer["times_ns"]]
+        floors.append(_trusted_floor_ms(run.device, user_seen, ref_seen, ref_answer["times_ns"]))
+    _judge_time(run, result, statistics.median(user_times), statistics.median(floors),
+                statistics.median(reference_times))
+
+
+def _timing_inputs(run: _Run, test: TestSpec, round_index: int, count: int) -> dict[str, torch.Tensor]:
+    seed = run.hidden_seed
+    batch = {}
+    for index in range(count):
+        for name, tensor in run.problem.checker.inputs(
+                test.params, seeds.generator(seed, test.name, "timed", round_index, index)).items():
+            batch[f"{index}/{name}"] = tensor
+    return batch
+
+
+def _timed_request(run: _Run, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
+    harness = run.user if who == "user" else run.reference
+    timeout = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
+    frame, observed = harness.request({"type": "time", "params": test.params, "iterations": count, "warmup": 1},
+                                      batch, timeout_s=timeout)
+    if who == "reference" and (frame.header.get("error") or frame.header.get("forbidden")):
+        raise RuntimeError(f"the reference failed its timed calls: {frame.header}")
+    return frame.header, frame.tensors, observed
+
+
+def _timed_failure(run: _Run, test: TestSpec, batch: dict[str, torch.Tensor], answers,
+                   count: int) -> tuple[str, str] | None:
+    user_answer, user_outputs, _ = answers["user"]
+    failure = _call_failure(user_answer, "during a timed call")
+    if failure:
+        return failure
+    _, ref_outputs, _ = answers["reference"]
+    for index in range(count):
+        prefix = f"{index}/"
+        got = {k[len(prefix):]: v for k, v in user_outputs.items() if k.startswith(prefix)}
+        expected = {k[len(prefix):]: v for k, v in ref_outputs.items() if k.startswith(prefix)}
+        given = {k[len(prefix):]: v for k, v in batch.items() if k.startswith(prefix)}
+        message = run.problem.checker.check(test.params, given, got, expected)
+        if message:
+            return WRONG_ANSWER, f"timed call {index + 1} (fresh inputs in the same buffers): {message}"
+    return None
+
+
+def _trusted_floor_ms(device: str, user_seen: Observed, ref_seen: Observed, ref_times_ns: list[int]) -> float:
+    """The user's per-call time as the trusted side saw it, less the harness's own overhead per request.
+
+    The overhead is what the reference's request cost beyond the calls it timed: the same harness, the
+    same inputs and outputs. CPU time counts every thread of the sandbox; on CUDA the wall clock is used.
+    """
+    calls = len(ref_times_ns) + 1
+    user_total = user_seen.wall_s if device == "cuda" else user_seen.cpu_s
+    ref_total = ref_seen.wall_s if device == "cuda" else ref_seen.cpu_s
+    overhead = max(0.0, ref_total - calls * statistics.median(ref_times_ns) / 1e9)
+    return max(0.0, user_total - overhead) / calls * 1000
+
+
+def _judge_time(run: _Run, result: TestResult, reported_ms: float, floor_ms: float, reference_ms: float) -> None:
+    limits = run.problem.limits
+    user_ms, note = reported_ms, ""
+    if floor_ms > 2 * reported_ms + FLOOR_GRAIN_MS:
+        user_ms = floor_ms
+        note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)"
+    result.time_ms = user_ms
+    run.time = type(run.time)(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
+    allowed = min(limits.time_ratio * reference_ms, limits.time_cap_ms)
+    if user_ms > allowed:
+        result.status = TIME_LIMIT_EXCEEDED
+        result.message = (f"median {user_ms:.3f} ms per call{note}, {run.time.ratio:.1f}× the reference's "
+                          f"{reference_ms:.3f} ms; the limit is {limits.time_ratio:g}× "
+                          f"(and at most {limits.time_cap_ms:g} ms)")
