@@ -1,0 +1,118 @@
+// Small enhancements on top of pages that work without JavaScript: theme switch, keyboard shortcuts,
+// copy buttons on code, and filters that apply as you type or choose.
+(function () {
+  "use strict";
+
+  var root = document.documentElement;
+
+  function effectiveTheme() {
+    if (root.dataset.theme) return root.dataset.theme;
+    return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+
+  function setUpThemeToggle() {
+    document.querySelectorAll("[data-theme-toggle]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var theme = effectiveTheme() === "dark" ? "light" : "dark";
+        root.dataset.theme = theme;
+        try { localStorage.setItem("theme", theme); } catch (e) { /* private mode: the choice lasts this page */ }
+      });
+    });
+  }
+
+  function isTyping(target) {
+    return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+  }
+
+  function visibleSearchInput() {
+    var inputs = document.querySelectorAll("[data-search-shortcut]");
+    // The page's own search box wins over the header's; the header's is hidden on small screens.
+    for (var i = inputs.length - 1; i >= 0; i--) {
+      if (inputs[i].offsetParent !== null) return inputs[i];
+    }
+    return null;
+  }
+
+  function setUpShortcuts() {
+    document.addEventListener("keydown", function (event) {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "Escape" && isTyping(event.target)) { event.target.blur(); return; }
+      if (isTyping(event.target)) return;
+
+      var key = event.key.toLowerCase();
+      if (event.key === "/") {
+        var input = visibleSearchInput();
+        if (input) { event.preventDefault(); input.focus(); input.select(); }
+      } else if (key === "r") {
+        var answer = document.querySelector("[data-answer]");
+        if (answer) {
+          event.preventDefault();
+          answer.open = !answer.open;
+          if (answer.open) answer.querySelector("summary").focus({ preventScroll: true });
+        }
+      } else if (key === "n" || key === "p") {
+        var link = document.querySelector('[data-shortcut="' + key + '"]');
+        if (link) { event.preventDefault(); window.location.assign(link.href); }
+      }
+    });
+  }
+
+  function setUpCopyButtons() {
+    if (!navigator.clipboard) return;
+    document.querySelectorAll(".prose .highlight").forEach(function (block) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-button";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", "Copy this code");
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(block.querySelector("pre").innerText).then(function () {
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = "Copy"; }, 1500);
+        });
+      });
+      block.appendChild(button);
+    });
+  }
+
+  function setUpLiveFilters() {
+    var form = document.querySelector("[data-live-filters]");
+    var results = document.getElementById("results");
+    if (!form || !results) return;
+
+    var pending = null;
+    var latest = 0;
+    function refresh() {
+      var url = form.action + "?" + new URLSearchParams(new FormData(form)).toString();
+      var request = ++latest;
+      fetch(url, { headers: { Accept: "text/html" } })
+        .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+        .then(function (html) {
+          if (request !== latest) return;  // a newer keystroke already asked again
+          var page = new DOMParser().parseFromString(html, "text/html");
+          var fresh = page.getElementById("results");
+          if (!fresh) return;
+          results.innerHTML = fresh.innerHTML;
+          document.title = page.title;
+          history.replaceState(null, "", url);
+        })
+        .catch(function () { form.submit(); });
+    }
+
+    form.querySelectorAll("[data-auto-submit]").forEach(function (select) {
+      select.addEventListener("change", function () { form.requestSubmit(); });
+    });
+    var search = form.querySelector("[data-live-search]");
+    if (search) {
+      search.addEventListener("input", function () {
+        clearTimeout(pending);
+        pending = setTimeout(refresh, 250);
+      });
+    }
+  }
+
+  setUpThemeToggle();
+  setUpShortcuts();
+  setUpCopyButtons();
+  setUpLiveFilters();
+})();

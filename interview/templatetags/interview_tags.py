@@ -1,0 +1,27 @@
+"""Template filters for the question pages."""
+
+import re
+
+from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+_WORD = re.compile(r"\w+")
+
+
+@register.filter
+def highlight(text: str, query: str) -> SafeString:
+    """Escape `text` and mark each word that starts with a word of `query` (a search's hits, roughly)."""
+    words = sorted({word for word in _WORD.findall(query or "") if len(word) > 1}, key=len, reverse=True)
+    if not words:
+        return conditional_escape(text)
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\w*", re.IGNORECASE)
+    pieces, last = [], 0
+    for match in pattern.finditer(text):
+        pieces.append(conditional_escape(text[last : match.start()]))
+        pieces.append(format_html("<mark>{}</mark>", match.group(0)))
+        last = match.end()
+    pieces.append(conditional_escape(text[last:]))
+    return mark_safe("".join(pieces))

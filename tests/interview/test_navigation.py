@@ -1,0 +1,30 @@
+"""The main navigation lists a part of the product once its page exists, and marks the current one."""
+
+import pytest
+from django.http import HttpResponse
+from django.test import RequestFactory
+from django.urls import path
+
+from interview.navigation import main_navigation
+from interview.urls import urlpatterns as site_urlpatterns
+
+# A site that has grown a problem list: the URL configuration of the test below.
+urlpatterns = [*site_urlpatterns, path("problems/", lambda request: HttpResponse(), name="problem_list")]
+
+
+def entries(path: str) -> list[tuple[str, str, bool]]:
+    request = RequestFactory().get(path)
+    return [(e["label"], e["url"], e["current"]) for e in main_navigation(request)["main_navigation"]]
+
+
+def test_only_pages_that_exist_are_listed():
+    assert entries("/") == [("Questions", "/questions/", False)]
+
+
+@pytest.mark.urls(__name__)
+def test_a_page_added_under_its_url_name_appears_in_the_navigation():
+    assert entries("/problems/") == [("Questions", "/questions/", False), ("Problems", "/problems/", True)]
+
+
+def test_the_current_section_is_marked_on_its_pages_below_it_too():
+    assert entries("/questions/flash-attention/") == [("Questions", "/questions/", True)]
