@@ -12,6 +12,7 @@ from interview.models import Difficulty, Question, Topic
 from interview.models.questions import SEARCH_CONFIG
 
 _WORD = re.compile(r"\w+")
+_MIN_PREFIX_LENGTH = 3
 _WEB_SEARCH_OPERATORS = re.compile(r'"|(?:^|\s)-\w|\bor\b', re.IGNORECASE)
 
 
@@ -72,10 +73,11 @@ def _search_postgresql(questions: QuerySet[Question], query: str) -> QuerySet[Qu
         | Q(slug__icontains=literal)
         | Q(prompt__icontains=literal)
     )
+    # Normalisation 32 maps the rank into [0, 1), so a title that contains the query verbatim comes first.
     title_hit = Case(When(title__icontains=literal, then=Value(1.0)), default=Value(0.0))
     return (
         questions.filter(matches)
-        .annotate(rank=SearchRank(F("search_vector"), search) + title_hit)
+        .annotate(rank=SearchRank(F("search_vector"), search, normalization=Value(32)) + title_hit)
         .order_by("-rank", "topic__position", "difficulty_rank", "title")
     )
 
