@@ -210,6 +210,17 @@ def test_a_file_may_not_take_the_id_of_a_question_written_in_the_admin(content):
     assert Question.objects.get(slug="sdpa").title == "Written in the admin"
 
 
+def test_topics_yaml_may_not_take_the_id_of_a_topic_written_in_the_admin(content):
+    TopicFactory(slug="parallelism", name="Mine", origin=Origin.ADMIN)
+    with pytest.raises(ContentError) as error:
+        sync(content)
+    assert "questions/topics.yaml: topics[2].id: 'parallelism' is a topic written in the admin" in str(
+        error.value
+    )
+    assert Topic.objects.get(slug="parallelism").name == "Mine"
+    assert not Topic.objects.filter(slug="attention").exists()
+
+
 def test_a_topic_still_used_by_admin_questions_cannot_be_removed(content):
     content.write_question("sdpa")
     sync(content)

@@ -149,3 +149,15 @@ def test_every_real_question_page_renders(client, real_bank):
     for slug in Question.objects.live().values_list("slug", flat=True):
         response = client.get(reverse("question_detail", args=[slug]))
         assert response.status_code == 200, slug
+
+
+def test_search_results_come_in_pages_that_keep_the_filters(client):
+    topic = TopicFactory(slug="attention")
+    QuestionFactory.create_batch(30, topic=topic, prompt="Why does attention cost memory?")
+    first = client.get(reverse("question_list"), {"q": "attention", "topic": "attention"})
+    assert len(listed_slugs(first)) == 25
+    assert "30 results" in first.content.decode()
+    assert 'href="?q=attention&amp;topic=attention&amp;page=2"' in first.content.decode()
+    second = client.get(reverse("question_list"), {"q": "attention", "topic": "attention", "page": 2})
+    assert len(listed_slugs(second)) == 5
+    assert not set(listed_slugs(first)) & set(listed_slugs(second))
