@@ -43,10 +43,9 @@ class Harness:
         leaves = [pid for pid in self.process.pids() if pid not in _parents(self.process.pids())]
         self.harness_pid = max(leaves) if leaves else None
 
-    def load(self, *, solution: bytes, driver: bytes, timeout_s: float, **settings: Any) -> dict[str, Any]:
+    def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""
-        return self.process.request({"type": "load", **settings}, blobs={"solution": solution, "driver": driver},
-                                    timeout_s=timeout_s).header
+        return self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
 
     def request(self, header: dict[str, Any], tensors: dict[str, torch.Tensor], *,
                 timeout_s: float) -> tuple[wire.Frame, Observed]:

@@ -26,6 +26,7 @@ from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXC
 
 MAX_SOURCE_BYTES = 256 << 10
 LOAD_TIMEOUT_S = 10.0
+RANK_START_S = 20.0
 Event = Callable[[dict[str, Any]], None]
 
 
@@ -109,7 +110,10 @@ class _Run:
         except SandboxUnavailable as error:
             raise JudgeError(str(error)) from None
         except Exception as error:  # noqa: BLE001 - a bug of the judge must still end in a verdict
-            self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, f"the judge failed: {error!r}"))
+            detail = f"the judge failed: {error!r}"
+            if self.reference:
+                detail += "\nreference harness stderr:\n" + self.reference.output()[1][-2000:]
+            self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, detail))
         finally:
             stdout, stderr = self.user.output() if self.user else ("", "")
             for harness in (self.user, self.reference):
@@ -124,10 +128,14 @@ class _Run:
     def _judge(self, source: bytes) -> None:
         problem = precheck(source)
         if problem:
+            self.sandbox_words = "none: the file was rejected before anything ran"
             return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
         cases = [(test, self._inputs(test)) for test in self.tests]
         self._start(need_reference=any(test.timed or not self._cached(test, inputs) for test, inputs in cases))
-        loaded = self.user.load(solution=source, driver=self.problem.source("driver.py"), **self._settings())
+        try:
+            loaded = self.user.load(self.problem.sandbox_blobs(source), **self._settings())
+        except Ended as ended:
+            return self._finish_with(_ended_result(self.tests[0].name, ended, "while the file was loaded"))
         failure = self._load_failure(loaded)
         if failure:
             return self._finish_with(failure)
@@ -166,6 +174,7 @@ class _Run:
 
     def _settings(self, *, reference: bool = False) -> dict[str, Any]:
         limits = self.problem.limits
+        sizes = sorted({int(test.params.get("world_size", self.problem.world_size)) for test in self.tests})
         resource_limits = {"nproc": self._nproc(), "nofile": 512, "fsize_bytes": 64 << 20, "core_bytes": 0,
                            "cpu_s": int(limits.wall_s) + 5}
         if self.device == "cpu":
@@ -175,7 +184,9 @@ class _Run:
             resource_limits["data_bytes"] = limits.sandbox_memory_bytes * 2
         return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
                 "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,
-                "timeout_s": LOAD_TIMEOUT_S + (30 if reference else 0)}
+                "collective_timeout_s": limits.collective_timeout_s, "world_sizes": sizes,
+                # Starting ranks is the judge's cost (an interpreter and torch each), not the submission's.
+                "timeout_s": LOAD_TIMEOUT_S + (30 if reference else 0) + (RANK_START_S * sum(sizes) if sizes != [1] else 0)}
 
     def _nproc(self) -> int:
         import os
@@ -197,8 +208,8 @@ class _Run:
         self.user.wait_ready()
         if self.reference:
             self.reference.wait_ready()
-            answer = self.reference.load(solution=self.problem.source("reference.py"),
-                                         driver=self.problem.source("driver.py"), **self._settings(reference=True))
+            answer = self.reference.load(self.problem.sandbox_blobs(self.problem.source("reference.py")),
+                                         **self._settings(reference=True))
             if answer.get("error") or answer.get("forbidden"):
                 raise RuntimeError(f"the reference solution does not load: {answer}")
 
@@ -227,10 +238,11 @@ class _Run:
             self._record(TestResult(test.name, SKIPPED, "skipped after a failure that ended the run"))
 
 
-def _ended_result(name: str, ended: Ended) -> TestResult:
+def _ended_result(name: str, ended: Ended, when: str = "during this test") -> TestResult:
+    detail = f"{ended.detail} {when}"
     if ended.cause == MEMORY:
-        return TestResult(name, MEMORY_LIMIT_EXCEEDED, ended.detail)
+        return TestResult(name, MEMORY_LIMIT_EXCEEDED, detail)
     if ended.cause == DEADLINE:
-        return TestResult(name, TIME_LIMIT_EXCEEDED, ended.detail)
-    return TestResult(name, RUNTIME_ERROR, ended.detail)
+        return TestResult(name, TIME_LIMIT_EXCEEDED, detail)
+    return TestResult(name, RUNTIME_ERROR, detail)
 

@@ -40,6 +40,7 @@ class Limits:
     sandbox_memory_bytes: int = 4 << 30
     timed_rounds: int = 3
     timed_iterations: int = 5
+    collective_timeout_s: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class Problem:
     world_size: int
     entry_points: list[str]
     forbidden: list[str]
+    modules: list[str]
     limits: Limits
     tests: list[TestSpec]
     version: str
@@ -72,6 +74,17 @@ class Problem:
 
     def source(self, name: str) -> bytes:
         return (self.path / name).read_bytes()
+
+    def sandbox_blobs(self, solution: bytes) -> dict[str, bytes]:
+        """What the sandbox receives: the solution, the driver and the modules the problem shares with it."""
+        blobs = {"solution": solution, "driver": self.source("driver.py")}
+        for name in self.modules:
+            blobs[f"module:{Path(name).stem}"] = self.source(name)
+        return blobs
+
+    def sibling(self, name: str) -> ModuleType:
+        """A module of the package (one listed in `modules`) imported on the trusted side, for the checker."""
+        return load_sibling(self.path / "checker.py", name)
 
     @property
     def checker(self) -> ModuleType:
@@ -101,6 +114,16 @@ class Problem:
         return found
 
 
+def load_sibling(beside: str | Path, name: str) -> ModuleType:
+    """Import the file name next to beside under a name of its own (checkers use it for shared modules)."""
+    path = Path(beside).resolve().parent / name
+    unique = f"judge_module_{path.parent.name.replace('-', '_')}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(unique, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def read_expectation(source: bytes) -> tuple[str | None, str | None]:
     """The `# expect:` verdict and optional `# message:` substring in a file's leading comments."""
     expect = message = None
@@ -113,10 +136,10 @@ def read_expectation(source: bytes) -> tuple[str | None, str | None]:
     return expect, message
 
 
-def version_of(path: Path) -> str:
+def version_of(path: Path, modules: list[str]) -> str:
     """A hash of the files that decide a verdict."""
     digest = hashlib.sha256()
-    for name in JUDGING_FILES:
+    for name in (*JUDGING_FILES, *modules):
         digest.update(name.encode() + b"\0" + (path / name).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -153,11 +176,15 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         raise ValueError("tests need unique names, and at least one")
     if any(test.sample and test.timed for test in tests):
         raise ValueError("timed tests must be hidden (sample = false)")
+    if not all(isinstance(n, str) and n.endswith(".py") and "/" not in n for n in meta.get("modules", [])):
+        raise ValueError("modules lists .py files of the package")
     if meta.get("needs", "any") not in NEEDS or meta["difficulty"] not in DIFFICULTIES:
         raise ValueError(f"needs must be one of {NEEDS} and difficulty one of {DIFFICULTIES}")
     return Problem(
         slug=slug, path=path, title=meta["title"], difficulty=meta["difficulty"], tags=list(meta.get("tags", [])),
         needs=meta.get("needs", "any"), world_size=int(meta.get("world_size", 1)),
         entry_points=list(meta["entry_points"]), forbidden=list(meta.get("forbidden", [])),
-        limits=Limits(**meta.get("limits", {})), tests=tests, version=version_of(path),
+        modules=list(meta.get("modules", [])),
+        limits=Limits(**meta.get("limits", {})), tests=tests,
+        version=version_of(path, list(meta.get("modules", []))),
     )

@@ -28,7 +28,11 @@ import contextlib
 from .measure import OperatorWatch, Stopwatch, clock_ns, tampering
 
 HARNESS_PID = os.getpid()
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 SOLUTION_FILENAME = "solution.py"
+# Bound before any submission runs, so a submission that patches torch.equal cannot hide what it changed.
+_equal = torch.equal
+_clone = torch.Tensor.clone
 
 
 class WrongAnswer(Exception):
@@ -51,6 +55,13 @@ class Context:
         """Operators called so far in the current request, by name (aten::mm.default: 3)."""
         return dict(self.watch.counts) if self.watch else {}
 
+    @property
+    def collective_counts(self) -> dict[str, int]:
+        """The collectives among op_counts, however they were issued (c10d and functional collectives)."""
+        return {name: count for name, count in self.op_counts.items()
+                if name.startswith(("c10d::", "_c10d_functional::")) and "wait" not in name
+                and "wrap_tensor" not in name}
+
 
 class Session:
     """One submission's state inside the harness."""
@@ -60,6 +71,10 @@ class Session:
         self.device = torch.device(header.get("device", "cpu"))
         self.forbidden = list(header.get("forbidden", []))
         self.context = Context(self.device, int(header.get("rank", 0)), int(header.get("world_size", 1)))
+        for name, source in load.blobs.items():
+            if name.startswith("module:"):
+                module = name.removeprefix("module:")
+                _module_from_source(module, source.decode(), f"{module}.py")
         self.driver = _module_from_source("judge_driver", load.blobs["driver"].decode(), "driver.py")
         self.stopwatch = Stopwatch(self.device)
         self.solution: types.ModuleType | None = None
@@ -71,7 +86,8 @@ class Session:
                 self.solution = _module_from_source("solution", source.decode("utf-8"), SOLUTION_FILENAME)
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are the user's too
             _leave_if_forked()
-            return {"type": "loaded", "error": {"status": "compile_error", "message": describe(error)}}
+            return {"type": "loaded", "forbidden": watch.forbidden_calls,
+                    "error": {"status": "compile_error", "message": describe(error)}}
         _leave_if_forked()
         missing = [name for name in entry_points if not hasattr(self.solution, name)]
         answer: dict[str, Any] = {"type": "loaded", "forbidden": watch.forbidden_calls}
@@ -83,7 +99,7 @@ class Session:
     def run(self, frame: wire.Frame) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
         """One checked call: outputs, peak live-tensor bytes, forbidden calls, changed inputs."""
         inputs = _to_device(frame.tensors, self.device)
-        originals = {name: tensor.clone() for name, tensor in inputs.items()}
+        originals = {name: _clone(tensor) for name, tensor in inputs.items()}
         watch = OperatorWatch(self.forbidden, track_memory=True)
         self.context.watch = watch
         answer: dict[str, Any] = {"type": "result"}
@@ -173,7 +189,7 @@ def _to_device(tensors: dict[str, torch.Tensor], device: torch.device) -> dict[s
 def _same_bits(tensor: torch.Tensor, original: torch.Tensor) -> bool:
     if tensor.shape != original.shape or tensor.dtype != original.dtype:
         return False
-    return bool(torch.equal(tensor.detach().reshape(-1).view(torch.uint8), original.reshape(-1).view(torch.uint8)))
+    return bool(_equal(tensor.detach().reshape(-1).view(torch.uint8), original.reshape(-1).view(torch.uint8)))
 
 
 def plain_outputs(produced: Any, device: torch.device) -> dict[str, torch.Tensor]:
@@ -207,9 +223,12 @@ def classify(error: BaseException) -> dict[str, str]:
     return {"status": "runtime_error", "message": describe(error)}
 
 
-def describe(error: BaseException, frames: int = 6) -> str:
-    """The exception and the last few frames of its traceback, submission lines first."""
-    lines = traceback.format_exception(type(error), error, error.__traceback__, limit=-frames)
+def describe(error: BaseException, frames: int = 8) -> str:
+    """The exception and the last few frames of its traceback, without the harness's own frames."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename.startswith(HARNESS_DIR):
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(error), error, tb, limit=-frames)
     return "".join(lines)[-4000:].strip()
 
 
@@ -228,20 +247,27 @@ def warm_up(device: torch.device) -> None:
 
 
 def main(argv: list[str]) -> None:
+    """argv: request fd, response fd, device[, rank, world size, port, collective timeout for a rank]."""
     requests = wire.open_pipe(int(argv[0]), "r")
     responses = wire.open_pipe(int(argv[1]), "w")
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     warm_up(torch.device(argv[2]))
+    if len(argv) > 3:
+        from .ranks import join_group
+
+        join_group(int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6]))
     wire.write_frame(responses, {"type": "ready", "pid": os.getpid(), "torch": torch.__version__,
                                  "python": sys.version.split()[0]})
     load = wire.read_frame(requests)
-    limits.apply(load.header.get("limits", {}))
-    session = Session(load)
+    if "rank" not in load.header:
+        # A rank inherits the limits its controller set; it could not raise them again anyway.
+        limits.apply(load.header.get("limits", {}))
     if load.header.get("world_size", 1) > 1 and "rank" not in load.header:
         from .ranks import serve_ranks
 
         serve_ranks(load, requests, responses)
         return
+    session = Session(load)
     answer = session.load_solution(load.blobs["solution"], list(load.header.get("entry_points", [])))
     wire.write_frame(responses, answer)
     serve(session, requests, responses)

@@ -99,17 +99,17 @@ def _filesystem_args(layout: Layout) -> list[str]:
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--perms", "1777", "--size", str(layout.tmp_bytes), "--tmpfs", "/tmp"]
     args += ["--perms", "1777", "--size", str(layout.shm_bytes), "--tmpfs", "/dev/shm"]
-    if layout.gpu_index is None:
-        # PyTorch's cpuinfo reads the cache and core topology here; nothing else under /sys is needed.
-        args += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
-    else:
+    # Read-only hardware description: PyTorch's cpuinfo reads the core topology, gloo lists
+    # /sys/bus/pci/devices, the NVIDIA driver reads its PCI devices. Nothing in it is writable by the uid.
+    args += ["--ro-bind", "/sys", "/sys"]
+    if layout.gpu_index is not None:
         args += _gpu_args(layout.gpu_index)
     return args
 
 
 def _gpu_args(gpu_index: int) -> list[str]:
-    """The assigned GPU's device nodes, the driver's shared nodes, and /sys, which the driver reads."""
-    args = ["--ro-bind", "/sys", "/sys", "--dev-bind", f"/dev/nvidia{gpu_index}", f"/dev/nvidia{gpu_index}"]
+    """The assigned GPU's device node and the driver's shared nodes."""
+    args = ["--dev-bind", f"/dev/nvidia{gpu_index}", f"/dev/nvidia{gpu_index}"]
     for node in NVIDIA_SHARED_NODES:
         args += ["--dev-bind-try", node, node]
     return args

@@ -59,7 +59,7 @@ class SandboxProcess:
         self._kill_uid = kill_uid
         self._on_close = on_close
         self.memory_limit_bytes = memory_limit_bytes
-        self.peak_tree_rss = 0
+        self.peak_tree_bytes = 0
         self.cause: str | None = None
         self.deadline: float | None = None
         self.harness_pid: int | None = None
@@ -163,9 +163,12 @@ class SandboxProcess:
             if self.process.poll() is not None:
                 return
             tree = procs.tree(self.process.pid)
-            rss = procs.rss_bytes(tree)
-            self.peak_tree_rss = max(self.peak_tree_rss, rss)
-            if rss > self.memory_limit_bytes:
+            held = procs.rss_bytes(tree)
+            if held > self.memory_limit_bytes:
+                # Resident sets overcount pages shared after a fork; only the precise figure may kill.
+                held = procs.proportional_bytes(tree)
+            self.peak_tree_bytes = max(self.peak_tree_bytes, held)
+            if held > self.memory_limit_bytes:
                 self.kill(MEMORY)
             elif self.deadline is not None and time.monotonic() > self.deadline:
                 self.kill(DEADLINE)

@@ -1,0 +1,114 @@
+"""Distributed problems: several rank processes inside the one sandbox, behind one controller.
+
+The controller (the harness the judge started) spawns one fresh interpreter per rank (never a fork: a
+rank may initialise CUDA), forwards the load and every request to all ranks, and merges their answers:
+outputs come back named `name@rank`, statuses and observations are combined. The ranks join a gloo
+process group on loopback (the sandbox's network namespace has nothing else) with a timeout on every
+collective, so a rank that never joins a collective becomes an error, not a hang. A test may ask for a
+world size other than the problem's (params["world_size"]); the load names every size the run needs and
+each gets its own group of ranks, all started before the first test.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from typing import Any
+
+from . import wire
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RankGroup:
+    """world_size rank processes with the submission loaded in each."""
+
+    def __init__(self, world_size: int, load: wire.Frame, device: str):
+        port = free_port()
+        self.world_size = world_size
+        self.ranks = []
+        for rank in range(world_size):
+            request_read, request_write = os.pipe()
+            response_read, response_write = os.pipe()
+            argv = [sys.executable, "-s", "-P", "-B", "-m", "harness", str(request_read), str(response_write),
+                    device, str(rank), str(world_size), str(port), str(load.header.get("collective_timeout_s", 5))]
+            process = subprocess.Popen(argv, pass_fds=(request_read, response_write), stdin=subprocess.DEVNULL)
+            os.close(request_read)
+            os.close(response_write)
+            self.ranks.append((process, wire.open_pipe(request_write, "w"), wire.open_pipe(response_read, "r")))
+        for _, _, responses in self.ranks:
+            wire.read_frame(responses)
+        self.loaded = self._all({**load.header, "world_size": world_size}, {}, load.blobs, per_rank=True)
+
+    def _all(self, header: dict[str, Any], tensors, blobs=None, per_rank: bool = False) -> list[wire.Frame]:
+        for rank, (_, requests, _) in enumerate(self.ranks):
+            wire.write_frame(requests, {**header, "rank": rank} if per_rank else header, tensors, blobs)
+        return [wire.read_frame(responses) for _, _, responses in self.ranks]
+
+    def request(self, frame: wire.Frame) -> tuple[dict[str, Any], dict]:
+        return merge(self._all(frame.header, frame.tensors))
+
+
+def merge(frames: list[wire.Frame]) -> tuple[dict[str, Any], dict]:
+    """One answer from every rank's: the first error, unions of findings, per-rank outputs and counts."""
+    merged: dict[str, Any] = {"type": frames[0].header.get("type"), "forbidden": [], "tamper": [],
+                              "modified_inputs": [], "op_counts": {}}
+    outputs = {}
+    for rank, frame in enumerate(frames):
+        header = frame.header
+        if header.get("error") and "error" not in merged:
+            merged["error"] = {**header["error"], "message": f"rank {rank}: {header['error']['message']}"}
+        for key in ("forbidden", "tamper", "modified_inputs"):
+            merged[key] += [item for item in header.get(key, []) if item not in merged[key]]
+        merged["op_counts"][str(rank)] = header.get("op_counts", {})
+        for key in ("peak_bytes", "time_ns", "cuda_peak_bytes", "cuda_base_bytes"):
+            if header.get(key) is not None:
+                merged[key] = max(merged.get(key, 0), header[key])
+        if "times_ns" in header:
+            previous = merged.get("times_ns") or [0] * len(header["times_ns"])
+            merged["times_ns"] = [max(a, b) for a, b in zip(previous, header["times_ns"])]
+        for name, tensor in frame.tensors.items():
+            outputs[f"{name}@{rank}"] = tensor
+    return merged, outputs
+
+
+def serve_ranks(load: wire.Frame, requests, responses) -> None:
+    """The controller's loop: one group per world size, every request answered by all its ranks."""
+    device = load.header.get("device", "cpu")
+    default_size = int(load.header["world_size"])
+    sizes = sorted({default_size, *map(int, load.header.get("world_sizes", []))})
+    groups = {size: RankGroup(size, load, device) for size in sizes}
+    answer, _ = merge([frame for group in groups.values() for frame in group.loaded])
+    wire.write_frame(responses, {"type": "loaded", "forbidden": answer["forbidden"],
+                                 **({"error": answer["error"]} if "error" in answer else {})})
+    while True:
+        try:
+            frame = wire.read_frame(requests)
+        except wire.WireError:
+            return
+        if frame.kind not in ("run", "time"):
+            return
+        size = int(frame.header.get("params", {}).get("world_size", default_size))
+        if size not in groups:
+            wire.write_frame(responses, {"type": frame.kind, "error": {
+                "status": "internal_error", "message": f"no group of {size} ranks was started"}})
+            continue
+        answer, outputs = groups[size].request(frame)
+        wire.write_frame(responses, answer, outputs)
+
+
+def join_group(rank: int, world_size: int, port: int, timeout_s: float) -> None:
+    """Join the gloo group on loopback; every collective then fails after timeout_s instead of hanging."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    os.environ.update(GLOO_SOCKET_IFNAME="lo", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world_size,
+                            timeout=timedelta(seconds=timeout_s))

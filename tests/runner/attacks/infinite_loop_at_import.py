@@ -1,0 +1,3 @@
+# expect: time_limit_exceeded
+while True:
+    pass

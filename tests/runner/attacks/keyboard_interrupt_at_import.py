@@ -1,0 +1,3 @@
+# expect: compile_error
+# message: KeyboardInterrupt
+raise KeyboardInterrupt

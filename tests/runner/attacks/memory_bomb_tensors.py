@@ -1,0 +1,9 @@
+# expect: memory_limit_exceeded
+import torch
+
+hoard = []
+
+
+def softmax(x, dim=-1):
+    while True:
+        hoard.append(torch.ones(64 << 20))  # 256 MiB each, touched

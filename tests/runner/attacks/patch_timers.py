@@ -1,0 +1,32 @@
+# expect: time_limit_exceeded
+# message: observed from outside the sandbox
+# tests: all
+# Burns 40 ms of CPU per call (the reference needs about 2), after making every clock it can reach,
+# the judge's own included, stand still.
+import sys
+import time
+
+import torch
+
+_real_perf_counter = time.perf_counter
+
+
+def _frozen(*args, **kwargs):
+    return 0
+
+
+for name in ("perf_counter", "perf_counter_ns", "thread_time", "thread_time_ns", "process_time",
+             "process_time_ns", "monotonic", "monotonic_ns", "time", "time_ns"):
+    setattr(time, name, _frozen)
+for module in list(sys.modules.values()):
+    for name in ("clock_ns", "thread_clock_ns", "cpu_clock_ns"):
+        if hasattr(module, name):
+            setattr(module, name, _frozen)
+
+
+def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    deadline = _real_perf_counter() + 0.04
+    while _real_perf_counter() < deadline:
+        pass
+    e = (x - x.amax(dim, keepdim=True)).exp()
+    return e / e.sum(dim, keepdim=True)

@@ -1,0 +1,53 @@
+"""Fixtures for the runner's tests: where things are, and a judge wired for tests."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runner import SandboxOptions, judge
+from runner.cache import ReferenceCache
+from runner.problems import read_expectation
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE_PROBLEMS = Path(__file__).resolve().parent / "problems"
+ATTACKS = Path(__file__).resolve().parent / "attacks"
+TEST_KEY = b"k" * 32
+SHARED_CACHE = ReferenceCache()
+
+
+def bubblewrap_works() -> bool:
+    from runner.sandbox import _bubblewrap_problem, _tool
+
+    return shutil.which("bwrap") is not None and _bubblewrap_problem(
+        _tool(None, "bwrap"), _tool(None, "setpriv"), __import__("os").geteuid() == 0) is None
+
+
+requires_bubblewrap = pytest.mark.skipif(not bubblewrap_works(), reason="bubblewrap does not work here")
+
+
+def judge_for_tests(problem: str, source: bytes | str, **options):
+    """runner.judge with a fixed seed key, a cache shared by the session, and the real sandbox required."""
+    options.setdefault("sandbox", SandboxOptions(mode="bubblewrap", require=True))
+    options.setdefault("device", "cpu")
+    options.setdefault("cache", SHARED_CACHE)
+    return judge(problem, source, secret_key=TEST_KEY, **options)
+
+
+def sandbox_uid(verdict) -> int | None:
+    """The uid a verdict's sandbox ran as, when it had one of its own."""
+    match = re.search(r"\(uid (\d+)\)", verdict.sandbox)
+    return int(match.group(1)) if match else None
+
+
+def header_field(path: Path, field: str) -> str | None:
+    for line in path.read_bytes().decode("utf-8", "replace").splitlines()[:10]:
+        if line.startswith(f"# {field}:"):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
+__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "ROOT", "judge_for_tests", "read_expectation", "requires_bubblewrap"]

@@ -1,0 +1,99 @@
+"""Hostile submissions: each file in attacks/ declares the verdict it must get, and no attack may leave a
+trace on the machine: no process of its sandbox uid, no file outside the sandbox, no secret read."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from runner import SandboxOptions
+from runner.sandbox import procs
+
+from .conftest import ATTACKS, header_field, judge_for_tests, read_expectation, requires_bubblewrap, sandbox_uid
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
+
+CPU_ATTACKS = sorted(p for p in ATTACKS.glob("*.py") if header_field(p, "device") in (None, "cpu"))
+CANARIES = [Path("/runner-attack-canary"), Path("/usr/runner-attack-canary"), Path("/etc/runner-attack-canary"),
+            Path("/tmp/runner-pickle-pwned"), Path(os.sys.prefix) / "runner-attack-canary"]
+SECRETS = {"DJANGO_SECRET_KEY": "attack-canary-secret", "DATABASE_URL": "postgres://canary@127.0.0.1/db",
+           "REDIS_URL": "redis://127.0.0.1:6379/9"}
+
+
+def _judge_attacks(paths: list[Path], uid_base: int) -> dict:
+    """Judge paths one after another with uids of their own, so a survivor is this run's, not a neighbour's."""
+    results = {}
+    for path in paths:
+        verdict = judge_for_tests("stable-softmax", path.read_bytes(), tests=header_field(path, "tests") or "sample",
+                                  sandbox=SandboxOptions(mode="bubblewrap", require=True, uid_base=uid_base))
+        uid = sandbox_uid(verdict)
+        results[path] = {"verdict": verdict, "uid": uid,
+                         "left_running": procs.owned_by(uid) if uid is not None else []}
+    return results
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    """Every CPU attack judged, two at a time, with secrets in the judge's own environment."""
+    for canary in CANARIES:
+        canary.unlink(missing_ok=True)
+    saved = {name: os.environ.get(name) for name in SECRETS}
+    os.environ.update(SECRETS)
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            halves = [pool.submit(_judge_attacks, CPU_ATTACKS[index::2], 61000 + 1000 * index) for index in (0, 1)]
+            results = {**halves[0].result(), **halves[1].result()}
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return results
+
+
+def test_there_are_at_least_twenty_attacks():
+    assert len(list(ATTACKS.glob("*.py"))) >= 20
+
+
+@pytest.mark.parametrize("path", CPU_ATTACKS, ids=lambda p: p.stem)
+def test_attack_gets_its_declared_verdict_and_leaves_nothing_behind(path, outcomes):
+    expected, message = read_expectation(path.read_bytes())
+    outcome = outcomes[path]
+    verdict = outcome["verdict"]
+    failing = [t for t in verdict.tests if t.status not in ("passed", "skipped")]
+    assert verdict.verdict == expected, f"{path.name}: {verdict.verdict}: {failing[:1]}"
+    if message:
+        assert any(message in t.message for t in failing), f"{path.name}: {[t.message for t in failing]}"
+    assert verdict.verdict != "internal_error"
+    if verdict.sandbox.startswith("none"):
+        assert verdict.verdict == "compile_error"
+    else:
+        assert outcome["uid"] is not None and outcome["uid"] != 0, verdict.sandbox
+    assert outcome["left_running"] == [], f"processes of uid {outcome['uid']} survived the run"
+    assert not [c for c in CANARIES if c.exists()], "a file appeared outside the sandbox"
+
+
+def test_a_flood_of_output_is_capped(outcomes):
+    verdict = outcomes[ATTACKS / "output_flood.py"]["verdict"]
+    assert len(verdict.stdout) < 20_000 and "more bytes not kept" in verdict.stdout
+    assert len(verdict.stderr) < 20_000 and "more bytes not kept" in verdict.stderr
+
+
+def test_a_fake_result_printed_by_the_submission_is_not_taken(outcomes):
+    verdict = outcomes[ATTACKS / "exit_zero_fake_result.py"]["verdict"]
+    assert '"verdict": "accepted"' in verdict.stdout
+    assert verdict.verdict == "runtime_error"
+
+
+def test_tests_after_a_fatal_failure_are_skipped(outcomes):
+    verdict = outcomes[ATTACKS / "exit_during_call.py"]["verdict"]
+    assert [t.status for t in verdict.tests] == ["runtime_error", "skipped", "skipped"]
+
+
+def test_the_pickle_sent_up_the_pipe_was_never_loaded(outcomes):
+    assert outcomes[ATTACKS / "malicious_pickle.py"]["verdict"].verdict == "runtime_error"
+    assert not Path("/tmp/runner-pickle-pwned").exists()

@@ -1,0 +1,32 @@
+"""`python -m runner check --all`: every problem's reference and correct solutions are accepted and each
+known-wrong solution gets the verdict it declares."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT, requires_bubblewrap
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
+
+
+def test_check_all_meets_every_expectation():
+    result = subprocess.run([sys.executable, "-m", "runner", "check", "--all"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=1800)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "all expectations met" in result.stdout
+
+
+def test_check_fails_when_a_solution_does_not_get_its_declared_verdict(tmp_path):
+    package = tmp_path / "stable-softmax"
+    shutil.copytree(ROOT / "problems" / "stable-softmax", package,
+                    ignore=shutil.ignore_patterns("wrong", "correct"))
+    (package / "solutions" / "wrong").mkdir(parents=True)
+    (package / "solutions" / "wrong" / "claims_too_much.py").write_text(
+        "# expect: wrong_answer\n" + (package / "reference.py").read_text())
+    result = subprocess.run([sys.executable, "-m", "runner", "--problems-dir", str(tmp_path), "check",
+                             "stable-softmax"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1
+    assert "FAIL  solutions/wrong/claims_too_much.py: expected wrong_answer, got accepted" in result.stdout

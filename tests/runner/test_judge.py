@@ -1,0 +1,78 @@
+"""runner.judge in a long-lived process, as the worker calls it: events, figures, caching, precedence."""
+
+from __future__ import annotations
+
+import pytest
+
+from runner import load_problem
+from runner.cache import ReferenceCache
+
+from .conftest import ROOT, judge_for_tests, requires_bubblewrap
+
+pytestmark = [pytest.mark.sandbox, requires_bubblewrap]
+
+SOFTMAX = ROOT / "problems" / "stable-softmax"
+
+
+@pytest.fixture(scope="module")
+def accepted_run():
+    events = []
+    verdict = judge_for_tests("stable-softmax", (SOFTMAX / "solutions/correct/logsumexp.py").read_bytes(),
+                              on_event=events.append)
+    return verdict, events
+
+
+def test_a_correct_solution_in_another_style_is_accepted_with_every_figure_measured(accepted_run):
+    verdict, _ = accepted_run
+    assert verdict.verdict == "accepted", [t for t in verdict.tests if t.status != "passed"]
+    assert all(t.time_ms is not None and t.peak_bytes is not None for t in verdict.tests)
+    assert verdict.time.user_ms > 0 and verdict.time.reference_ms > 0 and verdict.time.ratio > 0
+    assert verdict.memory.user_peak_bytes > 0 and verdict.memory.ratio > 0
+    assert verdict.problem_version == load_problem("stable-softmax").version
+
+
+def test_events_report_the_start_each_test_in_order_and_the_end(accepted_run):
+    verdict, events = accepted_run
+    assert events[0] == {"event": "started", "problem": "stable-softmax", "device": "cpu", "total": 10}
+    tests = [event for event in events if event["event"] == "test"]
+    assert [event["index"] for event in tests] == list(range(10))
+    assert [event["name"] for event in tests] == [t.name for t in verdict.tests]
+    assert set(tests[0]) == {"event", "name", "status", "message", "time_ms", "peak_bytes", "index", "total"}
+    assert events[-1] == {"event": "finished", "verdict": "accepted"}
+
+
+def test_reference_results_are_cached_so_a_second_run_starts_no_reference_process():
+    cache = ReferenceCache()
+    source = (SOFTMAX / "reference.py").read_bytes()
+    first = judge_for_tests("stable-softmax", source, tests="sample", cache=cache)
+    hits_before = cache.hits
+    second = judge_for_tests("stable-softmax", source, tests="sample", cache=cache)
+    assert first.verdict == second.verdict == "accepted"
+    assert cache.hits - hits_before == 3
+
+
+def test_a_changed_input_is_a_wrong_answer_that_says_so():
+    verdict = judge_for_tests("stable-softmax", (SOFTMAX / "solutions/wrong/in_place.py").read_bytes(),
+                              tests="sample")
+    assert verdict.verdict == "wrong_answer"
+    assert "the input x was modified in place" in verdict.tests[0].message
+
+
+def test_a_forbidden_call_at_import_time_is_forbidden():
+    source = b"import torch\ntorch.softmax(torch.ones(2), 0)\ndef softmax(x, dim=-1):\n    return x\n"
+    verdict = judge_for_tests("stable-softmax", source, tests="sample")
+    assert verdict.verdict == "forbidden"
+    assert "while the file was loaded" in verdict.tests[0].message
+
+
+def test_a_slow_solution_fails_the_time_ratio_not_the_wall_clock():
+    source = (b"import torch\n"
+              b"def softmax(x, dim=-1):\n"
+              b"    for _ in range(60):\n"
+              b"        e = (x - x.amax(dim, keepdim=True)).exp()\n"
+              b"        y = e / e.sum(dim, keepdim=True)\n"
+              b"    return y\n")
+    verdict = judge_for_tests("stable-softmax", source)
+    assert verdict.verdict == "time_limit_exceeded", verdict.tests[-1]
+    assert "the limit is 5×" in verdict.tests[-1].message
+    assert verdict.time.ratio > 10

@@ -1,0 +1,81 @@
+"""The in-sandbox operator watch, exercised in-process: aliases of a forbidden kernel, memory, tampering."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.utils._python_dispatch import _pop_mode, _push_mode
+
+from runner.harness.measure import OperatorWatch, forbids, tampering
+
+SOFTMAX = ["aten::_softmax", "aten::_log_softmax"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: torch.softmax(x, -1), lambda x: F.softmax(x, dim=0), lambda x: x.softmax(-1),
+    lambda x: torch.special.softmax(x, -1), lambda x: F.log_softmax(x, -1), lambda x: F.softmin(x, -1),
+    lambda x: torch.ops.aten._softmax.default(x, -1, False), lambda x: torch.ops.aten.softmax.int(x, 0),
+], ids=["torch", "functional", "method", "special", "log", "softmin", "aten-kernel", "aten-composite"])
+def test_every_route_to_a_forbidden_kernel_is_caught(call):
+    watch = OperatorWatch(SOFTMAX)
+    with watch:
+        with pytest.raises(RuntimeError, match="forbidden"):
+            call(torch.randn(3, 4))
+    assert watch.forbidden_calls and watch.forbidden_calls[0].split(".")[0] in SOFTMAX
+
+
+def test_allowed_operators_are_counted_not_stopped():
+    watch = OperatorWatch(SOFTMAX)
+    with watch:
+        x = torch.randn(3, 4)
+        (x - x.amax(-1, keepdim=True)).exp()
+    assert not watch.forbidden_calls
+    assert watch.counts["aten::exp.default"] == 1
+
+
+def test_an_overload_pattern_matches_only_that_overload():
+    matches = forbids(["aten::softmax.int", "aten::_softmax"])
+    assert matches("aten::softmax.int") and not matches("aten::softmax.Dimname")
+    assert matches("aten::_softmax.default") and matches("aten::_softmax.out")
+
+
+def test_the_peak_counts_live_tensors_including_what_autograd_saves():
+    x = torch.randn(256, 1024, requires_grad=True)
+    watch = OperatorWatch([], track_memory=True)
+    with watch:
+        e = (x - x.amax(-1, keepdim=True)).exp()
+        y = e / e.sum(-1, keepdim=True)
+        del e  # still held by autograd for the division's backward
+        live_after_forward = watch.live_bytes
+        y.backward(torch.ones_like(y))
+    one = 256 * 1024 * 4
+    assert live_after_forward >= 2 * one
+    assert watch.peak_bytes >= 3 * one
+
+
+def test_freed_tensors_leave_the_live_count():
+    watch = OperatorWatch([], track_memory=True)
+    with watch:
+        big = torch.ones(1 << 20)
+        del big
+    assert watch.live_bytes == 0 and watch.peak_bytes >= 4 << 20
+
+
+def test_popping_the_watch_is_noticed():
+    watch = OperatorWatch([])
+    with watch:
+        popped = _pop_mode()
+        found = tampering(watch)
+        _push_mode(popped)
+    assert found == ["removed the judge's operator watch from the dispatch stack"]
+
+
+def test_replacing_the_watch_method_is_noticed():
+    watch = OperatorWatch([])
+    with watch:
+        original = OperatorWatch.__torch_dispatch__
+        OperatorWatch.__torch_dispatch__ = lambda self, func, types, args=(), kwargs=None: func(*args, **kwargs)
+        try:
+            found = tampering(watch)
+        finally:
+            OperatorWatch.__torch_dispatch__ = original
+    assert "replaced the judge's operator watch" in found

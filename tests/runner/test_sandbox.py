@@ -1,0 +1,132 @@
+"""What a submission sees from inside the sandbox, asked by a probe that reports through its error message."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from runner import JudgeError, SandboxOptions
+
+from .conftest import judge_for_tests, requires_bubblewrap
+
+pytestmark = [pytest.mark.sandbox, requires_bubblewrap]
+
+PROBE = r'''
+import ctypes, json, os, resource, socket
+
+def softmax(x, dim=-1):
+    status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+    try:
+        fd = os.memfd_create("probe")
+        os.close(fd)
+        memfd = True
+    except OSError:
+        memfd = False
+    left, right = socket.socketpair(socket.AF_UNIX)
+    left.close(); right.close()
+    with open("/proc/net/dev") as handle:
+        interfaces = sorted(line.split(":")[0].strip() for line in handle.readlines()[2:])
+    try:
+        with open("/usr/probe-write", "w"):
+            pass
+        root_writable = True
+    except OSError:
+        root_writable = False
+    with open("/tmp/probe-write", "w") as handle:
+        handle.write("private")
+    report = {
+        "uid": os.getuid(), "euid": os.geteuid(), "gid": os.getgid(), "groups": os.getgroups(),
+        "cap_eff": status["CapEff"].strip(), "no_new_privs": status["NoNewPrivs"].strip(),
+        "seccomp": status["Seccomp"].strip(), "nproc": resource.getrlimit(resource.RLIMIT_NPROC)[0],
+        "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0], "core": resource.getrlimit(resource.RLIMIT_CORE)[0],
+        "address_space": resource.getrlimit(resource.RLIMIT_AS)[0],
+        "oom_score_adj": open("/proc/self/oom_score_adj").read().strip(), "hostname": socket.gethostname(),
+        "pid": os.getpid(), "interfaces": interfaces, "root_entries": sorted(os.listdir("/")),
+        "environment": sorted(os.environ), "memfd": memfd, "root_writable": root_writable,
+        "unshare_user_errno": (ctypes.CDLL(None, use_errno=True).unshare(0x10000000), ctypes.get_errno())[1],
+    }
+    raise RuntimeError("PROBE" + json.dumps(report))
+'''
+
+
+@pytest.fixture(scope="module")
+def inside():
+    verdict = judge_for_tests("stable-softmax", PROBE, tests="sample")
+    message = verdict.tests[0].message
+    return json.loads(message[message.rindex("PROBE") + 5:].splitlines()[0]), verdict
+
+
+def test_the_submission_runs_as_an_unprivileged_uid_without_capabilities(inside):
+    report, verdict = inside
+    assert report["uid"] != 0 and report["euid"] != 0
+    if os.geteuid() == 0:
+        assert report["uid"] >= 60000 and f"uid {report['uid']}" in verdict.sandbox
+    assert report["cap_eff"] == "0000000000000000"
+    assert report["no_new_privs"] == "1"
+    assert report["seccomp"] == "2"
+
+
+def test_limits_are_in_force_before_the_submission_runs(inside):
+    report, _ = inside
+    assert 0 < report["nproc"] <= 100_000
+    assert report["nofile"] == 512 and report["core"] == 0
+    assert report["address_space"] != -1
+    assert report["oom_score_adj"] == "1000"
+
+
+def test_the_network_is_only_an_empty_loopback(inside):
+    report, _ = inside
+    assert report["interfaces"] == ["lo"]
+
+
+def test_the_filesystem_is_read_only_and_holds_no_repository(inside):
+    report, _ = inside
+    assert not report["root_writable"]
+    assert set(report["root_entries"]) <= {"bin", "dev", "etc", "judge", "lib", "lib32", "lib64", "libx32", "proc",
+                                           "root", "sbin", "sys", "tmp", "usr", "work", "opt", "home"}
+    assert not os.path.exists("/tmp/probe-write")
+
+
+def test_the_environment_holds_nothing_but_what_python_needs(inside):
+    report, _ = inside
+    assert set(report["environment"]) <= {"PATH", "HOME", "LANG", "PYTHONPATH", "PYTHONUNBUFFERED",
+                                          "PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                                          "LD_LIBRARY_PATH", "PWD"}
+
+
+def test_namespaces_and_what_cuda_needs(inside):
+    report, _ = inside
+    assert report["hostname"] == "judge"
+    assert report["pid"] < 50  # its own pid namespace
+    assert report["unshare_user_errno"] == 1  # EPERM
+    assert report["memfd"]
+
+
+def test_the_plain_fallback_says_so_and_still_judges():
+    verdict = judge_for_tests("stable-softmax", _reference(), tests="sample", sandbox=SandboxOptions(mode="plain"))
+    assert verdict.verdict == "accepted", verdict.tests
+    assert verdict.sandbox.startswith("plain-process (no isolation")
+
+
+def test_a_required_sandbox_refuses_to_judge_without_bubblewrap():
+    with pytest.raises(JudgeError, match="refusing to judge without the sandbox"):
+        judge_for_tests("stable-softmax", _reference(), tests="sample",
+                        sandbox=SandboxOptions(bwrap="/nonexistent/bwrap", require=True))
+    with pytest.raises(JudgeError, match="required"):
+        judge_for_tests("stable-softmax", _reference(), tests="sample", require_sandbox=True,
+                        sandbox=SandboxOptions(mode="plain"))
+
+
+def test_without_bubblewrap_auto_falls_back_to_a_plain_process():
+    verdict = judge_for_tests("stable-softmax", _reference(), tests="sample",
+                              sandbox=SandboxOptions(bwrap="/nonexistent/bwrap"))
+    assert verdict.verdict == "accepted"
+    assert verdict.sandbox.startswith("plain-process")
+
+
+def _reference() -> bytes:
+    from .conftest import ROOT
+
+    return (ROOT / "problems" / "stable-softmax" / "reference.py").read_bytes()
