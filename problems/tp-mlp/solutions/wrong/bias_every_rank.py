@@ -1,0 +1,55 @@
+# expect: wrong_answer
+# mistake: every rank adds fc2's bias to its partial output before the all-reduce, so the sum counts the bias world-size times
+# message: output
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+
+
+class _Copy(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, group):
+        ctx.group = group
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone(memory_format=torch.contiguous_format)
+        dist.all_reduce(grad, group=ctx.group)
+        return grad, None
+
+
+class _Reduce(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, partial, group):
+        total = partial.clone(memory_format=torch.contiguous_format)
+        dist.all_reduce(total, group=group)
+        return total
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class TensorParallelMLP(nn.Module):
+    def __init__(self, d_model: int, d_hidden: int, group=None):
+        super().__init__()
+        world = dist.get_world_size(group)
+        if d_hidden % world:
+            raise ValueError(f"d_hidden={d_hidden} must be divisible by the world size {world}")
+        self.group, self.rank, self.shard = group, dist.get_rank(group), d_hidden // world
+        self.fc1 = nn.Linear(d_model, self.shard)
+        self.fc2 = nn.Linear(self.shard, d_model)
+
+    def load_full(self, fc1: nn.Linear, fc2: nn.Linear) -> None:
+        hidden = slice(self.rank * self.shard, (self.rank + 1) * self.shard)
+        with torch.no_grad():
+            self.fc1.weight.copy_(fc1.weight[hidden])
+            self.fc1.bias.copy_(fc1.bias[hidden])
+            self.fc2.weight.copy_(fc2.weight[:, hidden])
+            self.fc2.bias.copy_(fc2.bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = _Copy.apply(x, self.group)
+        return _Reduce.apply(self.fc2(F.gelu(self.fc1(x))), self.group)
