@@ -34,6 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--state-dir", type=Path, default=None,
                         help=f"slot locks and the secret seed key (default: {default_state_dir()})")
     parser.add_argument("--uid-base", type=int, default=60000, help="first sandbox uid when run as root")
+    parser.add_argument("--bwrap", default=None, help="the bubblewrap binary (default: bwrap on PATH)")
+    parser.add_argument("--setpriv", default=None, help="the setpriv binary (default: setpriv on PATH)")
     parser.add_argument("--gpu", type=int, default=0, help="index of the GPU to judge on with --device cuda")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads per submission")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -53,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _options(args: argparse.Namespace) -> SandboxOptions:
     extra = {"state_dir": args.state_dir} if args.state_dir else {}
-    return SandboxOptions(mode=args.sandbox, require=args.require_sandbox, uid_base=args.uid_base, **extra)
+    return SandboxOptions(mode=args.sandbox, require=args.require_sandbox, uid_base=args.uid_base,
+                          bwrap=args.bwrap, setpriv=args.setpriv, **extra)
 
 
 def main(argv: list[str] | None = None) -> int:

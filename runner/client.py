@@ -38,7 +38,10 @@ class Harness:
         self.ready: dict[str, Any] = {}
 
     def wait_ready(self) -> None:
-        """Block until the harness has imported torch; no submission code has run yet."""
+        """Block until the harness has imported torch; no submission code has run yet. Idempotent, so a
+        harness started ahead of time (a warm pool) can be handed to a judge already ready."""
+        if self.ready:
+            return
         self.ready = self.process.receive(timeout_s=READY_TIMEOUT_S).header
         leaves = [pid for pid in self.process.pids() if pid not in _parents(self.process.pids())]
         self.harness_pid = max(leaves) if leaves else None

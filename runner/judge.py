@@ -38,8 +38,13 @@ def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", 
           on_event: Event | None = None, problems_dir: Path | str | None = None,
           sandbox: SandboxOptions | None = None, require_sandbox: bool = False, gpu_index: int = 0,
           threads: int = 1, secret_key: bytes | None = None,
-          cache: reference_cache.ReferenceCache | None = None) -> Verdict:
-    """Judge source against problem; a Verdict whatever the submission does, JudgeError if the judge cannot run."""
+          cache: reference_cache.ReferenceCache | None = None,
+          start_harness: Callable[..., Harness] = Harness) -> Verdict:
+    """Judge source against problem; a Verdict whatever the submission does, JudgeError if the judge cannot run.
+
+    start_harness(options, memory_limit_bytes=, threads=, gpu_index=) makes each sandboxed process; a
+    warm pool passes one that hands out processes started ahead of time, each used for one run only.
+    """
     options = sandbox or SandboxOptions()
     if require_sandbox and not options.require:
         options = SandboxOptions(**{**options.__dict__, "require": True})
@@ -54,7 +59,7 @@ def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", 
     run = _Run(problem, chosen_device, problem.selected_tests(tests), options, on_event or (lambda event: None),
                gpu_index=gpu_index if chosen_device == "cuda" else None, threads=threads,
                key=secret_key if secret_key is not None else seeds.load_key(options.state_dir),
-               cache=cache if cache is not None else reference_cache.DEFAULT)
+               cache=cache if cache is not None else reference_cache.DEFAULT, start_harness=start_harness)
     return run.judge(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
 
 
@@ -90,9 +95,10 @@ class _Run:
 
     def __init__(self, problem: Problem, device: str, tests: list[TestSpec], options: SandboxOptions,
                  emit: Event, *, gpu_index: int | None, threads: int, key: bytes,
-                 cache: reference_cache.ReferenceCache):
+                 cache: reference_cache.ReferenceCache, start_harness: Callable[..., Harness]):
         self.problem, self.device, self.tests, self.options, self.emit = problem, device, tests, options, emit
         self.gpu_index, self.threads, self.cache = gpu_index, threads, cache
+        self.start_harness = start_harness
         self.hidden_seed = seeds.hidden_seed(key, problem.version)
         self.user: Harness | None = None
         self.reference: Harness | None = None
@@ -201,10 +207,10 @@ class _Run:
     def _start(self, *, need_reference: bool) -> None:
         settings = dict(memory_limit_bytes=self.problem.limits.sandbox_memory_bytes, threads=self.threads,
                         gpu_index=self.gpu_index)
-        self.user = Harness(self.options, **settings)
+        self.user = self.start_harness(self.options, **settings)
         self.sandbox_words = self.user.sandbox
         if need_reference:
-            self.reference = Harness(self.options, **settings)
+            self.reference = self.start_harness(self.options, **settings)
         self.user.wait_ready()
         if self.reference:
             self.reference.wait_ready()
