@@ -1,6 +1,6 @@
 # expect: wrong_answer
 # mistake: checkpoints in eval mode too, so a backward through an eval-mode model runs the block twice for nothing
-# message: ran the block
+# message: block ran 2 times
 import torch
 from torch import nn
 from torch.utils.checkpoint import checkpoint

@@ -10,6 +10,8 @@ class _Recompute(torch.autograd.Function):
     def forward(ctx, block, x, *params):
         ctx.block = block
         ctx.rng = torch.get_rng_state()
+        ctx.autocast = (x.device.type, torch.is_autocast_enabled(x.device.type),
+                        torch.get_autocast_dtype(x.device.type))
         ctx.save_for_backward(x)
         return block(x)
 
@@ -18,7 +20,8 @@ class _Recompute(torch.autograd.Function):
         (x,) = ctx.saved_tensors
         detached = x.detach().requires_grad_(ctx.needs_input_grad[1])
         torch.set_rng_state(ctx.rng)
-        with torch.enable_grad():
+        device_type, enabled, dtype = ctx.autocast
+        with torch.enable_grad(), torch.autocast(device_type, enabled=enabled, dtype=dtype):
             out = ctx.block(detached)
         candidates = [detached, *ctx.block.parameters()]
         needed = [t for t, need in zip(candidates, ctx.needs_input_grad[1:]) if need]
