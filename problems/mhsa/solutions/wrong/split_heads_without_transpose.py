@@ -1,0 +1,26 @@
+# expect: wrong_answer
+# mistake: (B, T, C) is reshaped straight to (B, h, T, d_k), so a 'head' is a block of rows mixing tokens and features, not a slice of the features
+# message: transpose
+import math
+
+import torch
+from torch import nn
+
+
+class MHSA(nn.Module):
+    def __init__(self, d_model: int, n_heads: int, causal: bool = False) -> None:
+        super().__init__()
+        self.h, self.dk, self.causal = n_heads, d_model // n_heads, causal
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.out = nn.Linear(d_model, d_model)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).split(C, dim=-1)
+        q, k, v = (t.reshape(B, self.h, T, self.dk) for t in (q, k, v))
+        att = q @ k.transpose(-2, -1) / math.sqrt(self.dk)
+        if self.causal:
+            mask = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device), 1)
+            att = att.masked_fill(mask, float("-inf"))
+        y = att.softmax(-1) @ v
+        return self.out(y.reshape(B, T, C))
