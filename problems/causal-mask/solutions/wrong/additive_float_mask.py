@@ -1,0 +1,20 @@
+# expect: wrong_answer
+# mistake: returns an additive float mask (-inf where blocked, 0 elsewhere), not the bool mask of the interface
+# message: bool
+import torch
+
+
+def causal_mask(
+    t_q: int, t_k: int | None = None, *, window: int | None = None, device=None
+) -> torch.Tensor:
+    if t_k is None:
+        t_k = t_q
+    if t_q > t_k:
+        raise ValueError("t_q must not exceed t_k")
+    if window is not None and window < 1:
+        raise ValueError("window must be at least 1")
+    offset = t_k - t_q
+    blocked = torch.ones(t_q, t_k, dtype=torch.bool, device=device).triu(offset + 1)
+    if window is not None:
+        blocked |= torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril(offset - window)
+    return torch.zeros(t_q, t_k, device=device).masked_fill(blocked, float("-inf"))

@@ -1,0 +1,23 @@
+# expect: wrong_answer
+# mistake: results are memoised with lru_cache, so every call with the same arguments returns the same tensor and a caller's in-place edit corrupts later masks
+# message: later call
+import functools
+
+import torch
+
+
+@functools.lru_cache(maxsize=64)
+def causal_mask(
+    t_q: int, t_k: int | None = None, *, window: int | None = None, device=None
+) -> torch.Tensor:
+    if t_k is None:
+        t_k = t_q
+    if t_q > t_k:
+        raise ValueError("t_q must not exceed t_k")
+    if window is not None and window < 1:
+        raise ValueError("window must be at least 1")
+    offset = t_k - t_q
+    blocked = torch.ones(t_q, t_k, dtype=torch.bool, device=device).triu(offset + 1)
+    if window is not None:
+        blocked |= torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril(offset - window)
+    return blocked

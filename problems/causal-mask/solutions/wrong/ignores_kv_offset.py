@@ -1,0 +1,19 @@
+# expect: wrong_answer
+# mistake: queries are aligned to the first t_q keys, not the last: with a KV cache the new tokens see only the start of the prefix
+# message: position
+import torch
+
+
+def causal_mask(
+    t_q: int, t_k: int | None = None, *, window: int | None = None, device=None
+) -> torch.Tensor:
+    if t_k is None:
+        t_k = t_q
+    if t_q > t_k:
+        raise ValueError("t_q must not exceed t_k")
+    if window is not None and window < 1:
+        raise ValueError("window must be at least 1")
+    blocked = torch.ones(t_q, t_k, dtype=torch.bool, device=device).triu(1)
+    if window is not None:
+        blocked |= torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril(-window)
+    return blocked
