@@ -1,0 +1,17 @@
+# expect: wrong_answer
+# mistake: the gate uses GELU, which makes GeGLU, not SwiGLU: SiLU is x * sigmoid(x)
+# message: SiLU
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class SwiGLU(nn.Module):
+    def __init__(self, d_model: int, d_hidden: int) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(d_model, d_hidden, bias=False)
+        self.w3 = nn.Linear(d_model, d_hidden, bias=False)
+        self.w2 = nn.Linear(d_hidden, d_model, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.w2(F.gelu(self.w1(x)) * self.w3(x))
