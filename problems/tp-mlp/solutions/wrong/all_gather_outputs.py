@@ -1,6 +1,6 @@
 # expect: forbidden
 # mistake: gathers every rank's partial output and sums the stack locally: the same numbers as one all-reduce, but world-size times the traffic and memory, and a collective the layer must not issue
-# message: all_gather
+# message: allgather
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
