@@ -1,0 +1,82 @@
+// The editor's extensions: CodeMirror's basic setup, assembled here so that each key binding is chosen.
+import { Compartment, EditorState } from "@codemirror/state";
+import {
+  EditorView,
+  crosshairCursor,
+  drawSelection,
+  dropCursor,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+  placeholder,
+  rectangularSelection,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { bracketMatching, foldGutter, foldKeymap, indentOnInput, indentUnit } from "@codemirror/language";
+import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
+import { autocompletion, closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { pythonSupport } from "./python.js";
+import { completionKeymap, escapeKeymap, indentationKeymap, runKeymap } from "./keys.js";
+import { theme } from "./theme.js";
+
+export const readOnlyCompartment = new Compartment();
+
+// Still focusable and selectable when read-only, so the code can be searched and copied.
+export function readOnlyExtensions(readOnly) {
+  return [
+    EditorState.readOnly.of(readOnly),
+    EditorView.editorAttributes.of({ class: readOnly ? "interview-editor-readonly" : "" }),
+  ];
+}
+
+export function editorExtensions({
+  readOnly,
+  placeholder: placeholderText,
+  contentAttributes,
+  onRun,
+  onSubmit,
+  onDocChanged,
+}) {
+  return [
+    runKeymap({ onRun, onSubmit }),
+    completionKeymap,
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    foldGutter(),
+    highlightSpecialChars(),
+    history(),
+    drawSelection(),
+    dropCursor(),
+    EditorState.allowMultipleSelections.of(true),
+    EditorState.tabSize.of(4),
+    indentUnit.of("    "),
+    indentOnInput(),
+    bracketMatching(),
+    closeBrackets(),
+    autocompletion({ defaultKeymap: false, selectOnOpen: false }),
+    rectangularSelection(),
+    crosshairCursor(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    search({ top: true }),
+    pythonSupport(),
+    keymap.of([
+      ...closeBracketsKeymap,
+      ...defaultKeymap,
+      ...searchKeymap,
+      ...historyKeymap,
+      ...foldKeymap,
+      ...indentationKeymap,
+    ]),
+    escapeKeymap,
+    theme,
+    readOnlyCompartment.of(readOnlyExtensions(readOnly)),
+    placeholderText ? placeholder(placeholderText) : [],
+    EditorView.contentAttributes.of(contentAttributes),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) onDocChanged(update.state.doc.toString());
+    }),
+  ];
+}
