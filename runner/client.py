@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from .harness import wire
-from .sandbox import SandboxOptions, SandboxProcess, procs, start
+from .sandbox import SandboxOptions, procs, start
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
 
@@ -43,7 +43,8 @@ class Harness:
         if self.ready:
             return
         self.ready = self.process.receive(timeout_s=READY_TIMEOUT_S).header
-        leaves = [pid for pid in self.process.pids() if pid not in _parents(self.process.pids())]
+        pids = self.process.pids()
+        leaves = [pid for pid in pids if pid not in procs.parents(pids)]
         self.harness_pid = max(leaves) if leaves else None
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
@@ -70,17 +71,6 @@ class Harness:
         self.process.close()
 
 
-def _parents(pids: list[int]) -> set[int]:
-    parents = set()
-    for pid in pids:
-        fields = procs._stat_fields(pid)
-        if fields:
-            parents.add(int(fields[1]))
-    return parents
-
-
 def _cpu(pids: list[int]) -> float:
     return max(procs.thread_cpu_seconds(pids), procs.cpu_seconds(pids))
 
-
-__all__ = ["Harness", "Observed", "SandboxProcess"]

@@ -9,6 +9,8 @@ harnesses on the same fresh inputs. Nothing the sandbox prints or exits with is 
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -17,8 +19,8 @@ import torch
 from . import cache as reference_cache
 from . import seeds
 from .client import Harness
-from .problems import Problem, TestSpec, load_problem
-from .sandbox import Ended, SandboxOptions, SandboxUnavailable
+from .problems import Problem, ProblemError, TestSpec, load_problem
+from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
 from .testcase import forbidden_message, judge_case
 from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, RUNTIME_ERROR, SKIPPED,
@@ -49,8 +51,6 @@ def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", 
     if require_sandbox and not options.require:
         options = SandboxOptions(**{**options.__dict__, "require": True})
     if isinstance(problem, str):
-        from .problems import ProblemError
-
         try:
             problem = load_problem(problem, problems_dir)
         except ProblemError as error:
@@ -99,6 +99,8 @@ class _Run:
         self.problem, self.device, self.tests, self.options, self.emit = problem, device, tests, options, emit
         self.gpu_index, self.threads, self.cache = gpu_index, threads, cache
         self.start_harness = start_harness
+        # Starting the sandboxes is the judge's cost; the user's wall clock starts once they are up.
+        self.wall_deadline = float("inf")
         self.hidden_seed = seeds.hidden_seed(key, problem.version)
         self.user: Harness | None = None
         self.reference: Harness | None = None
@@ -121,10 +123,10 @@ class _Run:
                 detail += "\nreference harness stderr:\n" + self.reference.output()[1][-2000:]
             self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, detail))
         finally:
-            stdout, stderr = self.user.output() if self.user else ("", "")
             for harness in (self.user, self.reference):
                 if harness:
                     harness.close()
+        stdout, stderr = self.user.output() if self.user else ("", "")
         verdict = Verdict(problem=self.problem.slug, verdict=overall(self.results), tests=self.results,
                           device=self.device, sandbox=self.sandbox_words, time=self.time, memory=self.memory,
                           stdout=stdout, stderr=stderr, problem_version=self.problem.version)
@@ -138,6 +140,7 @@ class _Run:
             return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
         cases = [(test, self._inputs(test)) for test in self.tests]
         self._start(need_reference=any(test.timed or not self._cached(test, inputs) for test, inputs in cases))
+        self.wall_deadline = time.monotonic() + self.problem.limits.wall_s
         try:
             loaded = self.user.load(self.problem.sandbox_blobs(source), **self._settings())
         except Ended as ended:
@@ -166,7 +169,7 @@ class _Run:
         if test.name in self.reference_cases:
             return self.reference_cases[test.name]
         frame, _ = self.reference.request({"type": "run", "params": test.params}, inputs,
-                                          timeout_s=self.request_timeout_s() + 30)
+                                          timeout_s=max(5.0, 3 * self.problem.limits.time_cap_ms / 1000) + 30)
         if frame.header.get("error") or frame.header.get("forbidden") or frame.header.get("modified_inputs"):
             raise RuntimeError(f"the reference failed test {test.name}: {frame.header}")
         result = (frame.header, frame.tensors)
@@ -174,9 +177,12 @@ class _Run:
         self.reference_cases[test.name] = result
         return result
 
-    def request_timeout_s(self) -> float:
-        """How long one checked call may take before the run is stopped for time."""
-        return max(5.0, 3 * self.problem.limits.time_cap_ms / 1000)
+    def request_timeout_s(self, wanted_s: float | None = None) -> float:
+        """How long the next user request may take: its own allowance (by default a checked call's,
+        3 × the time cap, at least 5 s), never past the run's wall-clock limit."""
+        if wanted_s is None:
+            wanted_s = max(5.0, 3 * self.problem.limits.time_cap_ms / 1000)
+        return max(0.1, min(wanted_s, self.wall_deadline - time.monotonic()))
 
     def _settings(self, *, reference: bool = False) -> dict[str, Any]:
         limits = self.problem.limits
@@ -186,8 +192,10 @@ class _Run:
         if self.device == "cpu":
             resource_limits["address_space_extra_bytes"] = limits.sandbox_memory_bytes
         else:
-            # An address-space limit breaks CUDA's virtual reservations; the data segment is limited instead.
-            resource_limits["data_bytes"] = limits.sandbox_memory_bytes * 2
+            # An address-space limit breaks CUDA's virtual reservations; the data segment is limited instead,
+            # loosely, since what the driver maps privately is not known in advance. The watchdog is the
+            # real bound on host memory.
+            resource_limits["data_bytes"] = max(4 * limits.sandbox_memory_bytes, 32 << 30)
         return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
                 "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,
                 "collective_timeout_s": limits.collective_timeout_s, "world_sizes": sizes,
@@ -195,10 +203,6 @@ class _Run:
                 "timeout_s": LOAD_TIMEOUT_S + (30 if reference else 0) + (RANK_START_S * sum(sizes) if sizes != [1] else 0)}
 
     def _nproc(self) -> int:
-        import os
-
-        from .sandbox import procs
-
         if os.geteuid() == 0:
             return 256
         # Without a uid of its own the sandbox shares the count with every process of this user.

@@ -15,7 +15,7 @@ from . import seeds
 from .client import Observed
 from .problems import TestSpec
 from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
-                      ratio)
+                      TimeFigures, ratio)
 
 if TYPE_CHECKING:
     from .judge import _Run
@@ -134,7 +134,8 @@ def _timing_inputs(run: _Run, test: TestSpec, round_index: int, count: int) -> d
 
 def _timed_request(run: _Run, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
     harness = run.user if who == "user" else run.reference
-    timeout = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
+    allowance = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
+    timeout = run.request_timeout_s(allowance) if who == "user" else allowance + 30
     frame, observed = harness.request({"type": "time", "params": test.params, "iterations": count, "warmup": 1},
                                       batch, timeout_s=timeout)
     if who == "reference" and (frame.header.get("error") or frame.header.get("forbidden")):
@@ -180,7 +181,7 @@ def _judge_time(run: _Run, result: TestResult, reported_ms: float, floor_ms: flo
         user_ms = floor_ms
         note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)"
     result.time_ms = user_ms
-    run.time = type(run.time)(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
+    run.time = TimeFigures(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
     allowed = min(limits.time_ratio * reference_ms, limits.time_cap_ms)
     if user_ms > allowed:
         result.status = TIME_LIMIT_EXCEEDED

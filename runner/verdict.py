@@ -86,7 +86,6 @@ class Verdict:
     stderr: str = ""
     judge_version: str = JUDGE_VERSION
     problem_version: str = ""
-    message: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:

@@ -14,6 +14,8 @@ code exits silently instead of writing to the pipe.
 
 from __future__ import annotations
 
+import contextlib
+import linecache
 import os
 import sys
 import traceback
@@ -23,8 +25,6 @@ from typing import Any
 import torch
 
 from . import limits, wire
-import contextlib
-
 from .measure import OperatorWatch, Stopwatch, clock_ns, tampering
 
 HARNESS_PID = os.getpid()
@@ -171,8 +171,6 @@ def watching(watch: OperatorWatch, answer: dict[str, Any]):
 
 
 def _module_from_source(name: str, source: str, filename: str) -> types.ModuleType:
-    import linecache
-
     module = types.ModuleType(name)
     module.__file__ = filename
     # Tracebacks quote the submission's lines from here; the file itself is never on disk in the sandbox.

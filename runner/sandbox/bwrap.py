@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,13 +46,12 @@ class Layout:
 
 def interpreter_paths() -> list[str]:
     """Directories the running interpreter and its torch and numpy installs need, outside /usr."""
-    import numpy
-    import torch
-
     candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
                   str(Path(os.path.realpath(sys.executable)).parent.parent)}
-    for module in (torch, numpy):
-        candidates.add(str(Path(module.__file__).resolve().parent.parent))
+    for name in ("torch", "numpy"):
+        spec = importlib.util.find_spec(name)
+        if spec and spec.origin:
+            candidates.add(str(Path(spec.origin).resolve().parent.parent))
     for entry in os.environ.get("LD_LIBRARY_PATH", "").split(":"):
         if entry and os.path.isabs(entry):
             candidates.add(entry)

@@ -39,6 +39,16 @@ def tree(root: int) -> list[int]:
     return found
 
 
+def parents(pids: list[int]) -> set[int]:
+    """The parent pids of the given processes."""
+    found = set()
+    for pid in pids:
+        fields = _stat_fields(pid)
+        if fields:
+            found.add(int(fields[1]))
+    return found
+
+
 def owned_by(uid: int) -> list[int]:
     """Every process whose real uid is uid."""
     pids = []

@@ -1,8 +1,11 @@
-# expect: accepted
-# Kills its parent and every process it is allowed to signal, then answers correctly: nothing outside the
-# sandbox's pid namespace can be reached, so the judge carries on and the verdict stands.
+# expect: runtime_error
+# message: killed by signal 9
+# Kills its parent, then everything else it may signal, then waits for the fallout. The parent is the
+# sandbox's own bubblewrap, whose death takes the submission with it; nothing outside the sandbox's pid
+# namespace can be reached, so the judge carries on and records the crash.
 import os
 import signal
+import time
 
 import torch
 
@@ -13,5 +16,6 @@ def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
             os.kill(target, signal.SIGKILL)
         except OSError:
             pass
+    time.sleep(2)
     e = (x - x.amax(dim, keepdim=True)).exp()
     return e / e.sum(dim, keepdim=True)
