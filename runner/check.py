@@ -45,6 +45,22 @@ def device_of(path: Path) -> str | None:
     return None
 
 
+MIN_CORRECT_STYLES = 3
+MIN_KNOWN_WRONG = 5
+
+
+def shortfalls(problem: Problem) -> list[str]:
+    """What the package lacks of the solutions every problem must carry."""
+    correct = len(list((problem.path / "solutions" / "correct").glob("*.py")))
+    wrong = len(list((problem.path / "solutions" / "wrong").glob("*.py")))
+    found = []
+    if correct < MIN_CORRECT_STYLES:
+        found.append(f"{correct} correct solutions besides the reference; at least {MIN_CORRECT_STYLES} styles are needed")
+    if wrong < MIN_KNOWN_WRONG:
+        found.append(f"{wrong} known-wrong solutions; at least {MIN_KNOWN_WRONG} classic mistakes are needed")
+    return found
+
+
 def check_problem(problem: Problem, *, device: str = "cpu", on_result=None, **judge_options) -> list[Expectation]:
     """Judge every solution of problem on device with all tests; the expectations, met or not."""
     found = []
@@ -59,4 +75,4 @@ def check_problem(problem: Problem, *, device: str = "cpu", on_result=None, **ju
     return found
 
 
-__all__ = ["Expectation", "check_problem", "read_expectation"]
+__all__ = ["Expectation", "check_problem", "read_expectation", "shortfalls"]

@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from .check import check_problem
+from .check import check_problem, shortfalls
 from .judge import JudgeError, judge
 from .problems import ProblemError, list_problems, load_problem
 from .sandbox import SandboxOptions, default_state_dir
@@ -133,6 +133,9 @@ def _check(args: argparse.Namespace) -> int:
 
     for problem in problems:
         print(f"{problem.slug} ({problem.version})")
+        for shortfall in shortfalls(problem):
+            unmet += 1
+            print(f"  FAIL  the package has {shortfall}")
         check_problem(problem, device=args.device, on_result=report, sandbox=_options(args),
                       gpu_index=args.gpu, threads=args.threads)
     print(f"{'all expectations met' if not unmet else f'{unmet} expectation(s) not met'}")

@@ -14,9 +14,50 @@ from typing import Any
 import torch
 
 from .harness import wire
-from .sandbox import SandboxOptions, procs, start
+from .sandbox import Ended, SandboxOptions, procs, start
+from .sandbox.process import PROTOCOL
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
+MAX_RESPONSE_BYTES = 256 << 20
+MAX_MESSAGE_CHARS = 8000
+# What a harness may report as a test's failure; anything else in an answer is a broken protocol.
+REPORTABLE = {"loaded": {"compile_error"},
+              "result": {"runtime_error", "memory_limit_exceeded", "wrong_answer"},
+              "timed": {"runtime_error", "memory_limit_exceeded", "wrong_answer"}}
+
+
+def checked_answer(header: dict[str, Any], expected_type: str, timed_calls: int | None = None) -> dict[str, Any]:
+    """The fields of an untrusted answer the judge reads, type-checked; Ended if any is malformed."""
+
+    def broken(why: str):
+        return Ended(PROTOCOL, f"the process sent a malformed answer ({why})")
+
+    if header.get("type") != expected_type:
+        raise broken(f"a {str(header.get('type'))[:40]!r} frame where a {expected_type!r} one was due")
+    answer: dict[str, Any] = {"type": expected_type}
+    for key in ("forbidden", "tamper", "modified_inputs"):
+        values = header.get(key, [])
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise broken(f"{key} is not a list of names")
+        answer[key] = [v[:200] for v in values[:20]]
+    error = header.get("error")
+    if error is not None:
+        if not isinstance(error, dict) or error.get("status") not in REPORTABLE[expected_type] \
+                or not isinstance(error.get("message"), str):
+            raise broken("an error with a status the harness cannot report")
+        answer["error"] = {"status": error["status"], "message": error["message"][-MAX_MESSAGE_CHARS:]}
+    for key in ("peak_bytes", "time_ns", "cuda_peak_bytes", "cuda_base_bytes"):
+        value = header.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise broken(f"{key} is not a byte or nanosecond count")
+        answer[key] = value
+    if expected_type == "timed" and "error" not in answer:
+        times = header.get("times_ns")
+        if not isinstance(times, list) or len(times) != timed_calls or not all(
+                isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in times):
+            raise broken("times_ns is not one count per timed call")
+        answer["times_ns"] = times
+    return answer
 
 
 @dataclass
@@ -33,7 +74,7 @@ class Harness:
 
     def __init__(self, options: SandboxOptions, *, memory_limit_bytes: int, threads: int, gpu_index: int | None):
         self.process, self.sandbox = start(options, memory_limit_bytes=memory_limit_bytes, threads=threads,
-                                           gpu_index=gpu_index)
+                                           gpu_index=gpu_index, max_response_bytes=MAX_RESPONSE_BYTES)
         self.harness_pid: int | None = None
         self.ready: dict[str, Any] = {}
 
@@ -49,11 +90,12 @@ class Harness:
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""
-        return self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
+        answer = self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
+        return checked_answer(answer, "loaded")
 
     def request(self, header: dict[str, Any], tensors: dict[str, torch.Tensor], *,
                 timeout_s: float) -> tuple[wire.Frame, Observed]:
-        """One request and what the trusted side observed around it."""
+        """One request, its answer type-checked, and what the trusted side observed around it."""
         pids = self.process.pids()
         cpu_before = _cpu(pids)
         rss_before = procs.peak_rss_reset(self.harness_pid) if self.harness_pid else None
@@ -62,6 +104,8 @@ class Harness:
         wall = time.monotonic() - started
         peak = procs.status_bytes(self.harness_pid, "VmHWM") if self.harness_pid else None
         growth = peak - rss_before if peak is not None and rss_before is not None else None
+        expected_type = "timed" if header["type"] == "time" else "result"
+        frame.header = checked_answer(frame.header, expected_type, header.get("iterations"))
         return frame, Observed(wall_s=wall, cpu_s=_cpu(self.process.pids()) - cpu_before, rss_growth_bytes=growth)
 
     def output(self) -> tuple[str, str]:

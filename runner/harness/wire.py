@@ -146,7 +146,7 @@ def read_frame(stream: BinaryIO, max_payload_bytes: int = DEFAULT_MAX_PAYLOAD_BY
 def _parse_header(raw: bytes) -> dict[str, Any]:
     try:
         header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise WireError(f"header is not JSON: {error}") from None
     if not isinstance(header, dict):
         raise WireError("header is not a JSON object")

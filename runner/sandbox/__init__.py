@@ -150,11 +150,11 @@ def _environment(python_path: str, threads: int, gpu_index: int | None, home: st
     return env
 
 
-def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
-          gpu_index: int | None = None) -> tuple[SandboxProcess, str]:
+def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1, gpu_index: int | None = None,
+          max_response_bytes: int = 256 << 20) -> tuple[SandboxProcess, str]:
     """A new harness process and the words that describe its isolation."""
     if _choose(options) == "plain":
-        return _start_plain(memory_limit_bytes, threads, gpu_index), PLAIN
+        return _start_plain(memory_limit_bytes, threads, gpu_index, max_response_bytes), PLAIN
     bwrap_path = _tool(options.bwrap, "bwrap")
     setpriv_path = _tool(options.setpriv, "setpriv")
     layout = bwrap.Layout(
@@ -168,14 +168,14 @@ def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
         if os.geteuid() != 0:
             process = SandboxProcess(
                 lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
-                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes)
+                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes)
             return process, f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
         slot = _Slot(options)
         try:
             process = SandboxProcess(
                 lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path, setpriv_path),
                 extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid,
-                on_close=slot.release)
+                max_payload_bytes=max_response_bytes, on_close=slot.release)
         except BaseException:
             slot.release()
             raise
@@ -184,10 +184,11 @@ def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
         os.close(seccomp_fd)
 
 
-def _start_plain(memory_limit_bytes: int, threads: int, gpu_index: int | None) -> SandboxProcess:
+def _start_plain(memory_limit_bytes: int, threads: int, gpu_index: int | None,
+                 max_response_bytes: int) -> SandboxProcess:
     home = tempfile.mkdtemp(prefix="judge-")
     env = _environment(str(Path(HARNESS_DIR).parent), threads, gpu_index, home)
     return SandboxProcess(
         lambda *fds: bwrap.harness_command(bwrap.Layout(sys.executable, HARNESS_DIR, [], gpu_index), list(fds)),
-        memory_limit_bytes=memory_limit_bytes, env=env, cwd=home,
+        memory_limit_bytes=memory_limit_bytes, env=env, cwd=home, max_payload_bytes=max_response_bytes,
         on_close=lambda: shutil.rmtree(home, ignore_errors=True))
