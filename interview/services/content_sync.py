@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from interview.content.errors import ContentError, ContentProblem
 from interview.content.questions import QuestionFile, TopicEntry, load_question_bank
-from interview.models import Origin, Question, Topic
+from interview.models import Origin, Problem, Question, Topic
 from interview.rendering import render_markdown
 from interview.services.questions import question_search_vectors_refresh
 
@@ -56,6 +56,50 @@ def sync_questions(*, content_dir: Path) -> list[SyncReport]:
     topics, topic_report = _sync_topics(bank.topics)
     question_report = _sync_question_rows(bank.questions, topics)
     return [topic_report, question_report]
+
+
+@transaction.atomic
+def sync_problems(*, content_dir: Path) -> SyncReport:
+    """Make the problems in the database match the packages under `content_dir` (each with a problem.toml).
+
+    A package whose judging files changed gets its new version hash; a removed package retires its problem
+    (its submissions stay). Raises ContentError, with nothing written, when a package does not load.
+    """
+    # The judge engine imports PyTorch; only the sync needs it, not every process that imports this module.
+    from interview.judging import load_packages
+
+    packages, broken = load_packages(content_dir)
+    if broken:
+        raise ContentError([ContentProblem(f"{slug}/problem.toml", "", message) for slug, message in broken])
+    _serialise_concurrent_syncs()
+    report = SyncReport("Problems")
+    existing = {problem.slug: problem for problem in Problem.objects.all()}
+    for package in packages:
+        values = {
+            "title": package.title,
+            "difficulty": package.difficulty,
+            "tags": package.tags,
+            "needs": package.needs,
+            "world_size": package.world_size,
+            "statement_markdown": package.statement_markdown,
+            "statement_html": render_markdown(package.statement_markdown),
+            "starter_code": package.starter_code,
+            "explanation_markdown": package.explanation_markdown,
+            "explanation_html": render_markdown(package.explanation_markdown),
+            "tests": package.tests,
+            "limits": package.limits,
+            "version": package.version,
+        }
+        problem = existing.get(package.slug)
+        if problem is None:
+            Problem.objects.create(slug=package.slug, **values)
+            report.created += 1
+        else:
+            _apply(problem, values, report)
+    kept = {package.slug for package in packages}
+    retired = Problem.objects.live().exclude(slug__in=kept).update(retired_at=timezone.now())
+    report.retired += retired
+    return report
 
 
 def _serialise_concurrent_syncs() -> None:
@@ -117,7 +161,7 @@ def _retirement_blockers(topic: Topic) -> list[ContentProblem]:
     ]
 
 
-def _apply(row: Topic | Question, values: dict, report: SyncReport) -> bool:
+def _apply(row: Topic | Question | Problem, values: dict, report: SyncReport) -> bool:
     """Give an existing row these values (and bring it back if retired); count it; say if it changed."""
     changed = [name for name, value in values.items() if getattr(row, name) != value]
     for name in changed:
@@ -131,7 +175,7 @@ def _apply(row: Topic | Question, values: dict, report: SyncReport) -> bool:
     else:
         report.unchanged += 1
         return False
-    row.save(update_fields=changed + (["updated_at"] if isinstance(row, Question) else []))
+    row.save(update_fields=changed + (["updated_at"] if isinstance(row, Question | Problem) else []))
     return True
 
 

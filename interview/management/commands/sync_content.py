@@ -12,8 +12,9 @@ from interview.services import content_sync
 
 class Command(BaseCommand):
     help = (
-        "Load the question bank from the content folder (INTERVIEW_CONTENT_DIR, by default problems/) into the "
-        "database. Idempotent; all or nothing: an invalid file stops the sync with nothing changed."
+        "Load the question bank and the problem packages from the content folder (INTERVIEW_CONTENT_DIR, by "
+        "default problems/) into the database. Idempotent; all or nothing: an invalid file stops the sync with "
+        "nothing changed."
     )
 
     def add_arguments(self, parser):
@@ -31,6 +32,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 reports = content_sync.sync_questions(content_dir=content_dir)
+                reports.append(content_sync.sync_problems(content_dir=content_dir))
                 if dry_run:
                     transaction.set_rollback(True)
         except ContentError as error:

@@ -1,0 +1,202 @@
+"""The one module of the web app that speaks to the judge engine (runner/): plain values in, plain values out.
+
+It imports PyTorch (through runner), so only the worker side and sync_content import it; the web process
+never does, which keeps its start-up and memory small.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import runner
+import torch
+from django.conf import settings
+from runner.verdict import ACCEPTED, INTERNAL_ERROR
+
+# GPU names by index, filled in by the worker from its self-check (which runs in a child process, so that the
+# worker itself never initialises CUDA before it forks its pool).
+DEVICE_NAMES: dict[int, str] = {}
+
+RETRYABLE_VERDICTS = (INTERNAL_ERROR,)
+
+
+class JudgeUnavailable(Exception):
+    """The judge cannot run here (no sandbox where one is required, no usable GPU, a missing package)."""
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One test as the judge reported it."""
+
+    __test__ = False  # a name pytest would otherwise collect
+
+    index: int
+    name: str
+    status: str
+    message: str = ""
+    time_ms: float | None = None
+    peak_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A whole judgement, in the terms of the Submission row."""
+
+    verdict: str
+    tests: list[TestOutcome]
+    device: str
+    device_name: str
+    torch_version: str
+    sandbox: str
+    judge_version: str
+    problem_version: str
+    time_user_ms: float | None
+    time_reference_ms: float | None
+    time_ratio: float | None
+    memory_user_peak_bytes: int | None
+    memory_reference_peak_bytes: int | None
+    memory_ratio: float | None
+    stdout: str
+    stderr: str
+
+    @property
+    def retryable(self) -> bool:
+        """The judge itself failed (never the submission's fault), so another attempt may succeed."""
+        return self.verdict in RETRYABLE_VERDICTS
+
+    def row_fields(self) -> dict:
+        """The Submission columns this outcome sets."""
+        values = asdict(self)
+        del values["tests"]
+        return values
+
+
+@dataclass(frozen=True)
+class Package:
+    """A problem package, as the database keeps it."""
+
+    slug: str
+    path: Path
+    title: str
+    difficulty: str
+    tags: list[str]
+    needs: str
+    world_size: int
+    statement_markdown: str
+    starter_code: str
+    explanation_markdown: str
+    tests: list[dict]
+    limits: dict
+    version: str
+
+
+@dataclass
+class CheckResult:
+    """A reference solution judged by the self-check."""
+
+    slug: str
+    verdict: str
+    seconds: float
+    message: str = ""
+    ok: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ok = self.verdict == ACCEPTED
+
+
+def sandbox_options() -> runner.SandboxOptions:
+    """How judged code is isolated: a multi-user deployment refuses to judge without the real sandbox."""
+    extra = {"state_dir": Path(settings.JUDGE_STATE_DIR)} if settings.JUDGE_STATE_DIR else {}
+    return runner.SandboxOptions(require=settings.PRODUCTION, uid_base=settings.JUDGE_SANDBOX_UID_BASE, **extra)
+
+
+def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0,
+          on_test: Callable[[TestOutcome], None] | None = None) -> Outcome:
+    """Judge source against the package slug on device; JudgeUnavailable when the judge cannot run at all."""
+
+    def forward(event: dict) -> None:
+        if event["event"] == "test" and on_test is not None:
+            on_test(TestOutcome(index=event["index"], name=event["name"], status=event["status"],
+                                message=event["message"], time_ms=event["time_ms"], peak_bytes=event["peak_bytes"]))
+
+    try:
+        verdict = runner.judge(slug, source, device=device, tests=suite, on_event=forward,
+                               problems_dir=settings.CONTENT_DIR, sandbox=sandbox_options(),
+                               require_sandbox=settings.PRODUCTION, gpu_index=gpu_index)
+    except runner.JudgeError as error:
+        raise JudgeUnavailable(str(error)) from None
+    return Outcome(
+        verdict=verdict.verdict,
+        tests=[TestOutcome(index=index, name=test.name, status=test.status, message=test.message,
+                           time_ms=test.time_ms, peak_bytes=test.peak_bytes)
+               for index, test in enumerate(verdict.tests)],
+        device=verdict.device,
+        device_name=DEVICE_NAMES.get(gpu_index, "") if verdict.device == "cuda" else "",
+        torch_version=torch.__version__,
+        sandbox=verdict.sandbox,
+        judge_version=verdict.judge_version,
+        problem_version=verdict.problem_version,
+        time_user_ms=verdict.time.user_ms,
+        time_reference_ms=verdict.time.reference_ms,
+        time_ratio=verdict.time.ratio,
+        memory_user_peak_bytes=verdict.memory.user_peak_bytes,
+        memory_reference_peak_bytes=verdict.memory.reference_peak_bytes,
+        memory_ratio=verdict.memory.ratio,
+        stdout=verdict.stdout,
+        stderr=verdict.stderr,
+    )
+
+
+def runs_on(needs: str, device: str) -> bool:
+    """Whether a problem that needs `needs` can be judged on `device` (cpu or cuda)."""
+    return needs == "any" or (needs == "cuda") == (device == "cuda")
+
+
+def self_check(*, device: str, gpu_index: int = 0,
+               on_result: Callable[[CheckResult], None] | None = None) -> list[CheckResult]:
+    """Judge every reference solution that can run on device with its sample tests; each must be accepted."""
+    results = []
+    packages, problems = load_packages(settings.CONTENT_DIR)
+    results += [CheckResult(slug, "unloadable", 0.0, message) for slug, message in problems]
+    for package in packages:
+        if not runs_on(package.needs, device):
+            continue
+        started = time.monotonic()
+        reference = (package.path / "reference.py").read_text()
+        try:
+            outcome = judge(slug=package.slug, source=reference, suite="sample", device=device, gpu_index=gpu_index)
+        except JudgeUnavailable as error:
+            result = CheckResult(package.slug, "unavailable", time.monotonic() - started, str(error))
+        else:
+            failed = next((test for test in outcome.tests if test.status not in ("passed", "skipped")), None)
+            message = f"{failed.name}: {failed.message}" if failed else ""
+            result = CheckResult(package.slug, outcome.verdict, time.monotonic() - started, message)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return results
+
+
+def load_packages(content_dir: Path) -> tuple[list[Package], list[tuple[str, str]]]:
+    """Every problem package under content_dir, and (slug, why) for each one that does not load."""
+    packages, problems = [], []
+    for toml in sorted(Path(content_dir).glob("*/problem.toml")):
+        slug = toml.parent.name
+        try:
+            problem = runner.load_problem(slug, content_dir)
+        except runner.ProblemError as error:
+            problems.append((slug, str(error)))
+            continue
+        packages.append(Package(
+            slug=problem.slug, path=problem.path, title=problem.title, difficulty=problem.difficulty,
+            tags=list(problem.tags), needs=problem.needs, world_size=problem.world_size,
+            statement_markdown=(problem.path / "statement.md").read_text(),
+            starter_code=(problem.path / "starter.py").read_text(),
+            explanation_markdown=(problem.path / "explanation.md").read_text(),
+            tests=[{"name": test.name, "sample": test.sample, "timed": test.timed} for test in problem.tests],
+            limits=asdict(problem.limits), version=problem.version,
+        ))
+    return packages, problems

@@ -1,0 +1,90 @@
+"""Coding problems, as synced from their packages in git, and what each user keeps per problem.
+
+A problem row mirrors `problems/<slug>/` (sync_content writes it; the admin only reads it). The judge reads
+the package itself from disk; the row holds what the pages show and what routing needs. Nothing is
+deleted: a package that disappears retires its problem, so submissions keep pointing at it.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from interview.models.questions import Difficulty
+
+
+class Needs(models.TextChoices):
+    CPU = "cpu", "CPU only"
+    CUDA = "cuda", "a CUDA GPU"
+    ANY = "any", "a GPU or the CPU"
+
+
+class ProblemQuerySet(models.QuerySet):
+    def live(self):
+        return self.filter(retired_at__isnull=True)
+
+
+class Problem(models.Model):
+    slug = models.SlugField(max_length=100, unique=True, help_text="The package's folder name; also the URL.")
+    title = models.CharField(max_length=200)
+    difficulty = models.CharField(max_length=10, choices=Difficulty.choices)
+    tags = models.JSONField(default=list)
+    needs = models.CharField(max_length=4, choices=Needs.choices, default=Needs.ANY)
+    world_size = models.PositiveSmallIntegerField(default=1)
+    statement_markdown = models.TextField()
+    statement_html = models.TextField(editable=False)
+    starter_code = models.TextField()
+    explanation_markdown = models.TextField(help_text="The model answer, shown once a user solved the problem.")
+    explanation_html = models.TextField(editable=False)
+    tests = models.JSONField(default=list, help_text='[{"name": ..., "sample": bool, "timed": bool}, ...]')
+    limits = models.JSONField(default=dict, help_text="The package's limits, as the judge applies them.")
+    version = models.CharField(max_length=32, help_text="Hash of the files that decide a verdict.")
+    retired_at = models.DateTimeField(null=True, blank=True, help_text="Set when the package left git.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ProblemQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("title",)
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("problem_detail", args=[self.slug])
+
+    @property
+    def sample_test_names(self) -> list[str]:
+        return [test["name"] for test in self.tests if test.get("sample")]
+
+    @property
+    def hidden_test_count(self) -> int:
+        return sum(1 for test in self.tests if not test.get("sample"))
+
+    @property
+    def wall_seconds(self) -> float:
+        """The judge's wall-clock budget for one run of this problem."""
+        return float(self.limits.get("wall_s", 120))
+
+
+class ProblemDraft(models.Model):
+    """The code a user is writing for a problem, saved as they type."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="problem_drafts")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="drafts")
+    source = models.TextField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_draft_per_user_and_problem")]
+
+
+class SolutionReveal(models.Model):
+    """A user chose to read a problem's model answer before solving it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solution_reveals")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="solution_reveals")
+    revealed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_reveal_per_user_and_problem")]
