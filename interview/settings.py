@@ -4,6 +4,8 @@ The defaults serve one person on one laptop: SQLite, DEBUG on, an embedded queue
 marks a multi-user deployment, where a missing secret key or DEBUG left on stops the process at start-up.
 """
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -88,6 +90,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
     }
+    # A file, not memory, so that the judge workers the end-to-end tests start can open the test database;
+    # one per test run, since several runs may share a checkout.
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"interview-test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -97,6 +102,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Password log-ins are throttled per account and per address (interview/auth.py).
+AUTHENTICATION_BACKENDS = ["interview.auth.ThrottledModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -129,6 +136,56 @@ X_FRAME_OPTIONS = "DENY"
 CONTENT_DIR = Path(env_str("INTERVIEW_CONTENT_DIR", str(BASE_DIR / "problems")))
 
 REDIS_URL = env_str("REDIS_URL")
+
+# Judging: see README.md, "Submissions and the judge".
+# Unset: the judge engine's own default under the home directory. Every judge on a host must share it, since
+# it holds the locks that hand out the sandbox uids.
+JUDGE_STATE_DIR = env_str("JUDGE_STATE_DIR") or None
+JUDGE_SANDBOX_UID_BASE = env_int("JUDGE_SANDBOX_UID_BASE", 60000)
+JUDGE_RATE_LIMIT_PER_MINUTE = env_int("JUDGE_RATE_LIMIT_PER_MINUTE", 10)
+JUDGE_MAX_QUEUED_PER_USER = env_int("JUDGE_MAX_QUEUED_PER_USER", 3)
+JUDGE_MAX_SOURCE_BYTES = env_int("JUDGE_MAX_SOURCE_BYTES", 64 * 1024)
+JUDGE_LEASE_SECONDS = env_int("JUDGE_LEASE_SECONDS", 60)
+JUDGE_SWEEP_SECONDS = env_int("JUDGE_SWEEP_SECONDS", 10)
+JUDGE_QUEUED_GRACE_SECONDS = env_int("JUDGE_QUEUED_GRACE_SECONDS", 60)
+JUDGE_MAX_ATTEMPTS = env_int("JUDGE_MAX_ATTEMPTS", 3)
+EMBEDDED_QUEUE_DIR = Path(env_str("CELERY_QUEUE_DIR", str(BASE_DIR / "var" / "queue")))
+
+# Celery (interview/celery.py reads every CELERY_* name below). The database row is the source of truth,
+# so there is no result backend; messages carry ids as JSON, never pickles.
+# The file-system transport ignores the host name; naming one keeps kombu from warning that none was given.
+CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"
+if REDIS_URL:
+    # A message a worker took but never acknowledged goes back to the queue after this long. It exceeds the
+    # longest judge's hard time limit, so a slow judge is not handed to a second worker while it runs; a
+    # worker that died is covered sooner by the lease and the sweep.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+else:
+    # Web and worker exchange messages as files in one folder: a worker takes a message by renaming it into
+    # `processed/` (atomic on one file system, so one worker wins), and nothing needs a running service.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(EMBEDDED_QUEUE_DIR / "messages"),
+        "data_folder_out": str(EMBEDDED_QUEUE_DIR / "messages"),
+        "control_folder": str(EMBEDDED_QUEUE_DIR / "control"),
+        "processed_folder": str(EMBEDDED_QUEUE_DIR / "processed"),
+        "store_processed": True,
+        "polling_interval": 0.2,
+    }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A request that publishes while the broker is down gives up quickly: the row stays queued and the sweep
+# sends it once the broker is back.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.6}
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = "cpu"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_DISABLE_RATE_LIMITS = True
+# A judge keeps running when the broker connection drops: its result goes to the database, and the message
+# redelivered later finds the submission finished.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 
 LOGGING = {
     "version": 1,

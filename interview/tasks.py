@@ -1,0 +1,13 @@
+"""Celery tasks: each takes ids, never rows, and calls one service."""
+
+from celery import shared_task
+
+from interview.queues import JUDGE_TASK
+from interview.services import judge_runs
+
+
+@shared_task(bind=True, name=JUDGE_TASK)
+def judge_submission(self, submission_id: int) -> None:
+    """Judge one submission; a repeated delivery of the same message finds it taken and does nothing."""
+    delivery = self.request.delivery_info or {}
+    judge_runs.submission_judge(submission_id=submission_id, queue=delivery.get("routing_key"))

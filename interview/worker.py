@@ -1,0 +1,159 @@
+"""A judge worker's life, driven by Celery's signals (connected in interview/celery.py).
+
+- Before it consumes anything, the worker judges every reference solution it could be asked to judge, on
+  its own device (each GPU, for a GPU worker), and refuses its queues (exits non-zero) if one fails: a
+  broken sandbox or driver must not turn every submission into an error. The check runs in a child
+  process, so the worker never initialises CUDA before it forks its pool.
+- Once consuming, a thread of the main process writes the worker's heartbeat and sweeps lost work every
+  JUDGE_SWEEP_SECONDS. It lives in the main process, not in a scheduled task, so a busy pool (one judge per
+  GPU) never delays either, and every worker sweeps without a separate scheduler: the sweep's guarded
+  updates make concurrent sweeps harmless.
+"""
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import close_old_connections, connections
+from django.utils import timezone
+
+from interview import judging, queues
+from interview.models import Queue, WorkerState
+from interview.services.judge_runs import submissions_sweep
+from interview.services.workers import worker_heartbeat, worker_heartbeats_forget
+
+logger = logging.getLogger(__name__)
+
+EXIT_SELF_CHECK_FAILED = 3
+SELF_CHECK_TIMEOUT_S = 15 * 60
+# The embedded queue keeps each delivered message this long, for whoever investigates a lost submission.
+PROCESSED_MESSAGES_KEPT_S = 60 * 60
+DEVICE_OF_QUEUE = {Queue.CPU: "cpu", Queue.GPU: "cuda"}
+
+
+@dataclass
+class SelfCheck:
+    """What the self-check found on each device this worker judges on."""
+
+    lines: list[str] = field(default_factory=list)
+    failed: bool = False
+    torch_version: str = ""
+    device_names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def on_init(worker) -> None:
+    """worker_init: record the worker, check its devices, and stop it before it consumes if a check fails."""
+    name, consumed = worker.hostname, sorted(worker.app.amqp.queues.consume_from)
+    queues.embedded_queue_folders()
+    worker_heartbeat(name=name, state=WorkerState.CHECKING, queues=consumed, pid=os.getpid(),
+                     concurrency=worker.concurrency, detail="", started_at=timezone.now())
+    report = self_check(consumed, gpus=worker.concurrency)
+    if report.failed:
+        worker_heartbeat(name=name, state=WorkerState.REFUSED, detail=report.text)
+        connections.close_all()
+        logger.critical("SELF-CHECK FAILED: %s refuses its queues (%s) and exits.\n%s", name, ", ".join(consumed),
+                        report.text)
+        raise SystemExit(EXIT_SELF_CHECK_FAILED)
+    judging.DEVICE_NAMES.update(report.device_names)
+    worker_heartbeat(name=name, state=WorkerState.READY, detail=report.text, torch_version=report.torch_version,
+                     device_name=", ".join(sorted(set(report.device_names.values()))))
+    logger.info("Self-check passed on %s:\n%s", name, report.text)
+    # The pool forks next; a connection opened here must not be shared with the children.
+    connections.close_all()
+
+
+def self_check(consumed: list[str], *, gpus: int) -> SelfCheck:
+    """Run `manage.py judge_self_check` for the device of each consumed queue (each GPU on the gpu queue)."""
+    report = SelfCheck()
+    unknown = [queue for queue in consumed if queue not in DEVICE_OF_QUEUE]
+    if unknown:
+        report.failed = True
+        report.lines.append(f"unknown judge queue(s): {', '.join(unknown)} (use {', '.join(Queue.values)})")
+        return report
+    for queue in consumed:
+        device = DEVICE_OF_QUEUE[queue]
+        for gpu_index in range(gpus) if device == "cuda" else [0]:
+            _check_device(report, device, gpu_index)
+    return report
+
+
+def _check_device(report: SelfCheck, device: str, gpu_index: int) -> None:
+    where = f"{device}:{gpu_index}" if device == "cuda" else device
+    command = [sys.executable, "-m", "django", "judge_self_check", "--device", device, "--gpu-index",
+               str(gpu_index), "--json"]
+    try:
+        # stderr is left to the worker's own, so the per-problem progress shows in its log as it happens.
+        finished = subprocess.run(command, stdout=subprocess.PIPE, text=True, timeout=SELF_CHECK_TIMEOUT_S,
+                                  cwd=settings.BASE_DIR)
+        found = json.loads(finished.stdout.strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, ValueError, IndexError) as error:
+        report.failed = True
+        report.lines.append(f"{where}: the self-check did not report: {error!r}")
+        return
+    report.torch_version = found["torch_version"]
+    if found.get("device_name"):
+        report.device_names[gpu_index] = found["device_name"]
+    for result in found["results"]:
+        mark = "ok  " if result["ok"] else "FAIL"
+        detail = f": {result['message']}" if result["message"] else ""
+        report.lines.append(f"{mark} {where} {result['slug']}: {result['verdict']} in {result['seconds']:.1f} s{detail}")
+    if not found["results"]:
+        report.lines.append(f"{where}: no problem to check (nothing in {settings.CONTENT_DIR} runs on {device})")
+    if finished.returncode != 0:
+        report.failed = True
+        if found.get("error"):
+            report.lines.append(f"FAIL {where}: {found['error']}")
+
+
+class Maintenance(threading.Thread):
+    """The heartbeat and the sweep, every JUDGE_SWEEP_SECONDS, in the worker's main process."""
+
+    def __init__(self, name: str):
+        super().__init__(name="judge-maintenance", daemon=True)
+        self.worker_name = name
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.wait(settings.JUDGE_SWEEP_SECONDS):
+            try:
+                self.tick()
+            except Exception:  # noqa: BLE001 - a failed tick (database briefly away) must not end the thread
+                logger.exception("Heartbeat and sweep failed; trying again in %s s", settings.JUDGE_SWEEP_SECONDS)
+            finally:
+                close_old_connections()
+        connections.close_all()
+
+    def tick(self) -> None:
+        worker_heartbeat(name=self.worker_name)
+        submissions_sweep()
+        queues.prune_processed(older_than_s=PROCESSED_MESSAGES_KEPT_S)
+        worker_heartbeats_forget()
+
+
+_maintenance: Maintenance | None = None
+
+
+def on_ready(consumer) -> None:
+    """worker_ready: start the heartbeat and the sweep."""
+    global _maintenance
+    _maintenance = Maintenance(consumer.hostname)
+    _maintenance.start()
+
+
+def on_shutdown(worker) -> None:
+    """worker_shutdown: stop the thread and say so in the heartbeat."""
+    if _maintenance is None:
+        return
+    _maintenance.stopping.set()
+    _maintenance.join(timeout=10)
+    worker_heartbeat(name=_maintenance.worker_name, state=WorkerState.STOPPED)
+    connections.close_all()
