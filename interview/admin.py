@@ -1,13 +1,17 @@
-"""The admin: topics and questions. Rows synced from git are read-only here; git is their source of truth."""
+"""The admin: topics, questions, problems and submissions. Rows synced from git are read-only here; git is their
+source of truth. Submissions are read-only too, and can be judged again."""
 
 from django import forms
 from django.contrib import admin
+from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from interview.content.questions import key_point_problems
-from interview.models import Origin, Question, Topic
+from interview.models import ApiToken, Origin, Problem, Question, Submission, SubmissionTest, Topic, WorkerHeartbeat
+from interview.rendering import highlight_python
 from interview.services.questions import question_save
+from interview.services.submissions import submissions_rejudge
 
 
 class FileOriginReadOnly:
@@ -98,3 +102,111 @@ class QuestionAdmin(FileOriginReadOnly, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         question_save(question=obj)
+
+
+class SubmissionTestInline(admin.TabularInline):
+    model = SubmissionTest
+    fields = ("index", "name", "status", "message", "time_ms", "peak_bytes")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    """Submissions are the judge's record: read-only here; the actions judge them again."""
+
+    list_display = ("id", "user", "problem", "suite", "status", "verdict", "queue", "device", "attempts", "created_at")
+    list_filter = ("status", "verdict", "suite", "queue", "device", "problem")
+    list_select_related = ("user", "problem")
+    search_fields = ("=id", "user__username", "problem__slug")
+    date_hierarchy = "created_at"
+    inlines = [SubmissionTestInline]
+    actions = ["rejudge", "rejudge_problems"]
+    exclude = ("source",)
+
+    class Media:
+        css = {"all": (reverse_lazy("pygments_css"),)}
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in Submission._meta.fields if field.name != "source"] + ["code"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="source")
+    def code(self, submission):
+        # Pygments escapes the source as it highlights it.
+        return format_html('<div class="prose">{}</div>', mark_safe(highlight_python(submission.source)))
+
+    @admin.action(description="Judge the selected submissions again")
+    def rejudge(self, request, queryset):
+        count = submissions_rejudge(submissions=queryset)
+        self.message_user(request, f"{count} submission(s) queued to be judged again; those still waiting were left.")
+
+    @admin.action(description="Judge every submission to the selected submissions' problems again")
+    def rejudge_problems(self, request, queryset):
+        problems = queryset.values("problem")
+        count = submissions_rejudge(submissions=Submission.objects.filter(problem__in=problems))
+        self.message_user(request, f"{count} submission(s) to these problems queued to be judged again.")
+
+
+@admin.register(Problem)
+class ProblemAdmin(admin.ModelAdmin):
+    """Problems come from their packages in git (sync_content): read-only here."""
+
+    list_display = ("title", "slug", "difficulty", "needs", "version", "is_live", "updated_at")
+    list_filter = ("difficulty", "needs", RetiredFilter)
+    search_fields = ("title", "slug")
+    actions = ["rejudge_all"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(boolean=True, description="live", ordering="retired_at")
+    def is_live(self, problem):
+        return problem.retired_at is None
+
+    @admin.action(description="Judge every submission to the selected problems again")
+    def rejudge_all(self, request, queryset):
+        count = submissions_rejudge(submissions=Submission.objects.filter(problem__in=queryset))
+        self.message_user(request, f"{count} submission(s) queued to be judged again.")
+
+
+@admin.register(WorkerHeartbeat)
+class WorkerHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ("name", "state", "queues", "concurrency", "device_name", "torch_version", "last_seen_at")
+    list_filter = ("state",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens can be revoked (deleted) here; their values were never stored."""
+
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    search_fields = ("user__username", "name", "prefix")
+    list_select_related = ("user",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

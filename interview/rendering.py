@@ -9,7 +9,9 @@ from functools import lru_cache
 
 import markdown
 import nh3
+import pygments
 from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 
 HIGHLIGHT_CLASS = "highlight"
 LIGHT_CODE_STYLE = "default"
@@ -61,6 +63,11 @@ def render_user_markdown(text: str) -> str:
         url_schemes={"http", "https", "mailto"},
         link_rel="nofollow noopener noreferrer",
     )
+
+
+def highlight_python(source: str) -> str:
+    """HTML for Python source (a user's submission, say) with numbered lines; Pygments escapes the text."""
+    return pygments.highlight(source, PythonLexer(), HtmlFormatter(cssclass=HIGHLIGHT_CLASS, linenos="inline"))
 
 
 @lru_cache(maxsize=1)

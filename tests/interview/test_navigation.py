@@ -8,8 +8,8 @@ from django.urls import path
 from interview.navigation import main_navigation
 from interview.urls import urlpatterns as site_urlpatterns
 
-# A site that has grown a problem list: the URL configuration of the test below.
-urlpatterns = [*site_urlpatterns, path("problems/", lambda request: HttpResponse(), name="problem_list")]
+# A site that has grown a practice page: the URL configuration of the test below.
+urlpatterns = [*site_urlpatterns, path("practice/", lambda request: HttpResponse(), name="practice")]
 
 
 def entries(path: str) -> list[tuple[str, str, bool]]:
@@ -18,13 +18,17 @@ def entries(path: str) -> list[tuple[str, str, bool]]:
 
 
 def test_only_pages_that_exist_are_listed():
-    assert entries("/") == [("Questions", "/questions/", False)]
+    assert entries("/") == [("Questions", "/questions/", False), ("Problems", "/problems/", False)]
 
 
 @pytest.mark.urls(__name__)
 def test_a_page_added_under_its_url_name_appears_in_the_navigation():
-    assert entries("/problems/") == [("Questions", "/questions/", False), ("Problems", "/problems/", True)]
+    assert entries("/practice/") == [
+        ("Questions", "/questions/", False), ("Problems", "/problems/", False), ("Practice", "/practice/", True),
+    ]
 
 
 def test_the_current_section_is_marked_on_its_pages_below_it_too():
-    assert entries("/questions/flash-attention/") == [("Questions", "/questions/", True)]
+    assert entries("/questions/flash-attention/") == [
+        ("Questions", "/questions/", True), ("Problems", "/problems/", False),
+    ]

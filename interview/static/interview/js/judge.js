@@ -1,0 +1,316 @@
+// The problem page and the submission page, on top of forms that work without JavaScript:
+// - the code editor (window.InterviewEditor when its bundle is present, else the plain textarea),
+// - the draft saved as you type, Reset to starter, Run and Submit through the JSON API,
+// - live results: the queue position, a progress bar and each test as it finishes, then the verdict.
+(function () {
+  "use strict";
+
+  var FINAL = { finished: true, error: true };
+  var labels = {};
+
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (match) return decodeURIComponent(match[1]);
+    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  function requestJSON(method, url, body, extraHeaders) {
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" };
+    Object.keys(extraHeaders || {}).forEach(function (name) { headers[name] = extraHeaders[name]; });
+    return fetch(url, {
+      method: method, headers: headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(function (response) {
+      if (response.status === 204) return {};
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (!response.ok) throw new Error(data.error || "The server answered " + response.status + ".");
+        return data;
+      });
+    });
+  }
+
+  function label(value) {
+    return labels[value] || (value || "").replace(/_/g, " ");
+  }
+
+  function milliseconds(value) {
+    if (value === null || value === undefined) return "—";
+    return value < 10 ? value.toFixed(3) + " ms" : value.toFixed(1) + " ms";
+  }
+
+  function size(value) {
+    if (value === null || value === undefined) return "—";
+    var units = [["GiB", 1073741824], ["MiB", 1048576], ["KiB", 1024]];
+    for (var i = 0; i < units.length; i++) {
+      if (value >= units[i][1]) return (value / units[i][1]).toFixed(2) + " " + units[i][0];
+    }
+    return value + " B";
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // ---- Live results -------------------------------------------------------------------------------------
+
+  function skeleton(panel) {
+    panel.innerHTML = "";
+    var result = element("div", "result result--queued");
+    var head = element("header", "result__head");
+    head.appendChild(element("span", "verdict verdict--queued", label("queued") + "…"));
+    result.appendChild(head);
+    var progress = element("div", "progress");
+    progress.setAttribute("role", "progressbar");
+    progress.setAttribute("aria-label", "Tests judged");
+    progress.appendChild(element("div", "progress__bar"));
+    result.appendChild(progress);
+    result.appendChild(element("p", "result__state muted", "Sent to the judge."));
+    var table = element("table", "tests");
+    table.hidden = true;
+    table.innerHTML = '<thead><tr><th scope="col">Test</th><th scope="col">Result</th>' +
+      '<th scope="col" class="num">Time</th><th scope="col" class="num">Peak memory</th></tr></thead><tbody></tbody>';
+    result.appendChild(table);
+    panel.appendChild(result);
+  }
+
+  function stateText(data) {
+    var queue = (data.queue.name || "").toUpperCase();
+    var text = "";
+    if (data.status === "queued") {
+      text = data.queue.position ? "Number " + data.queue.position + " in the " + queue + " queue." : "Queued.";
+    } else if (data.status === "running") {
+      text = data.progress.done + " of " + data.progress.total + " tests judged.";
+      if (data.attempts > 1) text += " (Attempt " + data.attempts + ": the first worker stopped.)";
+    }
+    if (data.queue.workers === 0) {
+      text += " No " + queue + " worker is running right now; it will be judged once one starts.";
+    }
+    return text;
+  }
+
+  function render(panel, data) {
+    var result = panel.querySelector(".result");
+    result.className = "result result--" + data.status;
+    var verdict = result.querySelector(".verdict");
+    verdict.className = "verdict verdict--" + data.status;
+    verdict.textContent = label(data.status) + "…";
+    var total = data.progress.total || 1;
+    var bar = result.querySelector(".progress__bar");
+    if (bar) bar.style.width = Math.round(100 * data.progress.done / total) + "%";
+    var progress = result.querySelector(".progress");
+    if (progress) {
+      progress.setAttribute("aria-valuemax", String(data.progress.total));
+      progress.setAttribute("aria-valuenow", String(data.progress.done));
+    }
+    var state = result.querySelector(".result__state");
+    if (state) state.textContent = stateText(data);
+    var table = result.querySelector("table.tests");
+    var body = table.querySelector("tbody");
+    body.innerHTML = "";
+    data.tests.forEach(function (test) {
+      var row = element("tr", "test test--" + test.status);
+      var name = element("th", "", test.name);
+      name.scope = "row";
+      row.appendChild(name);
+      var cell = element("td");
+      cell.appendChild(element("span", "status status--" + test.status, label(test.status)));
+      row.appendChild(cell);
+      row.appendChild(element("td", "num", milliseconds(test.time_ms)));
+      row.appendChild(element("td", "num", size(test.peak_bytes)));
+      body.appendChild(row);
+      if (test.message) {
+        var messageRow = element("tr", "test-message");
+        var messageCell = element("td");
+        messageCell.colSpan = 4;
+        messageCell.appendChild(element("pre", "", test.message));
+        messageRow.appendChild(messageCell);
+        body.appendChild(messageRow);
+      }
+    });
+    table.hidden = data.tests.length === 0;
+  }
+
+  // Polls the submission until it is judged, then swaps in the server-rendered result (chart and all).
+  function watch(panel, apiUrl, resultUrl, onDone) {
+    var polls = 0;
+    var token = {};
+    panel.watching = token;
+    function finish() {
+      return fetch(resultUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+        .then(function (html) {
+          if (panel.watching !== token) return;
+          panel.innerHTML = html;
+          if (onDone) onDone();
+        });
+    }
+    function poll() {
+      if (panel.watching !== token) return;  // a newer submission took over the panel
+      polls += 1;
+      requestJSON("GET", apiUrl).then(function (data) {
+        if (panel.watching !== token) return;
+        if (FINAL[data.status]) return finish();
+        render(panel, data);
+        setTimeout(poll, polls < 40 ? 500 : 2000);
+      }).catch(function () {
+        setTimeout(poll, 3000);  // the server restarting, or the network gone for a moment
+      });
+    }
+    poll();
+  }
+
+  function setUpSubmissionPage() {
+    var result = document.querySelector(".page-submission [data-result]");
+    if (!result || FINAL[result.dataset.status]) return;
+    var panel = result.closest("[data-run-panel]");
+    watch(panel, result.dataset.apiUrl, result.dataset.resultUrl, null);
+  }
+
+  // ---- The editor ---------------------------------------------------------------------------------------
+
+  // The plain textarea as an editor: Tab indents (Escape, then Tab, leaves it), Ctrl/Cmd-Enter runs,
+  // Ctrl/Cmd-Shift-Enter submits.
+  function textareaEditor(textarea, callbacks) {
+    var escaped = false;
+    textarea.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { escaped = true; return; }
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        (event.shiftKey ? callbacks.onSubmit : callbacks.onRun)();
+      } else if (event.key === "Tab" && !escaped && !event.shiftKey) {
+        event.preventDefault();
+        textarea.setRangeText("    ", textarea.selectionStart, textarea.selectionEnd, "end");
+        callbacks.onChange();
+      }
+      escaped = false;
+    });
+    textarea.addEventListener("input", function () { callbacks.onChange(); });
+    return {
+      getValue: function () { return textarea.value; },
+      setValue: function (value) { textarea.value = value; },
+      focus: function () { textarea.focus(); },
+    };
+  }
+
+  function setUpProblemPage() {
+    var form = document.querySelector("[data-problem-form]");
+    if (!form) return;
+    var textarea = form.querySelector("[data-editor]");
+    var status = form.querySelector("[data-draft-status]");
+    var errorBox = form.querySelector("[data-submit-error]");
+    var panel = document.querySelector("[data-run-panel]");
+    var starter = JSON.parse(document.getElementById("starter-code").textContent);
+    var signedIn = form.dataset.authenticated === "true";
+    var buttons = form.querySelectorAll("[data-run], [data-submit]");
+    var busy = false;
+    var dirty = false;
+    var saveTimer = null;
+    var editor;
+
+    function say(text) { if (status) status.textContent = text; }
+
+    function showError(text) {
+      errorBox.textContent = text;
+      errorBox.hidden = !text;
+    }
+
+    function saveDraft(keepalive) {
+      clearTimeout(saveTimer);
+      if (!signedIn || !dirty) return;
+      var source = editor.getValue();
+      dirty = false;
+      if (keepalive) {
+        fetch(form.dataset.draftUrl, {
+          method: "PUT", keepalive: true, credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+          body: JSON.stringify({ source: source }),
+        });
+        return;
+      }
+      say("Saving…");
+      requestJSON("PUT", form.dataset.draftUrl, { source: source })
+        .then(function () { say(dirty ? "Unsaved changes" : "Draft saved"); })
+        .catch(function (error) { dirty = true; say("Draft not saved: " + error.message); });
+    }
+
+    function changed() {
+      if (!signedIn) return;
+      dirty = true;
+      say("Unsaved changes");
+      clearTimeout(saveTimer);
+      saveTimer = setTimeout(saveDraft, 800);
+    }
+
+    function urlFor(template, id) { return template.replace(/\/0(\/?[^\/]*)$/, "/" + id + "$1"); }
+
+    function follow(id) {
+      skeleton(panel);
+      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id), null);
+    }
+
+    function send(tests) {
+      if (busy || !signedIn || !buttons.length) return;
+      busy = true;
+      buttons.forEach(function (button) { button.disabled = true; });
+      showError("");
+      clearTimeout(saveTimer);
+      dirty = false;  // the server keeps the submitted code as the draft
+      var key = window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random();
+      requestJSON("POST", form.dataset.submitUrl, { source: editor.getValue(), tests: tests }, { "Idempotency-Key": key })
+        .then(function (data) { say("Draft saved"); follow(data.id); })
+        .catch(function (error) { showError(error.message); })
+        .then(function () {
+          busy = false;
+          buttons.forEach(function (button) { button.disabled = false; });
+        });
+    }
+
+    var callbacks = {
+      onRun: function () { send("sample"); },
+      onSubmit: function () { send("all"); },
+      onChange: changed,
+      readOnly: false,
+    };
+    editor = window.InterviewEditor ? window.InterviewEditor.mount(textarea, callbacks) : textareaEditor(textarea, callbacks);
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var button = event.submitter;
+      send(button && button.value === "sample" ? "sample" : "all");
+    });
+
+    var reset = form.querySelector("[data-reset]");
+    reset.addEventListener("click", function () {
+      if (editor.getValue() === starter) return;
+      if (!window.confirm("Replace your code with the starter code? What you wrote is lost, unless you submitted it.")) return;
+      editor.setValue(starter);
+      changed();
+      editor.focus();
+    });
+
+    window.addEventListener("pagehide", function () { saveDraft(true); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "hidden") saveDraft(true);
+    });
+
+    if (panel.dataset.watch) follow(panel.dataset.watch);
+  }
+
+  function setUpConfirmations() {
+    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+      });
+    });
+  }
+
+  var labelScript = document.getElementById("verdict-labels");
+  if (labelScript) labels = JSON.parse(labelScript.textContent);
+  setUpConfirmations();
+  setUpProblemPage();
+  setUpSubmissionPage();
+})();

@@ -1,0 +1,202 @@
+"""The JSON API: submissions and drafts, for the site's own pages and for one's own editor or scripts.
+
+The site's pages authenticate with the session (unsafe methods must carry the CSRF token); scripts send
+`Authorization: Bearer <token>` (tokens come from the profile page or `manage.py create_api_token`) and need
+no CSRF token, since no browser adds that header by itself. Every error is JSON with an `error` field.
+"""
+
+import json
+from functools import wraps
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+
+from interview.models import Problem, Submission, Suite
+from interview.selectors.submissions import queue_position, user_submissions, visible_submission
+from interview.selectors.workers import consuming
+from interview.services.accounts import api_token_user
+from interview.services.problems import draft_save
+from interview.services.submissions import Refused, submission_create
+
+IDEMPOTENCY_KEY_MAX = 64
+HISTORY_LIMIT = 50
+
+
+def json_error(message: str, status: int, **headers: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def _authenticate(request):
+    """(user, None) for a valid token or session, else (None, the error response)."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        user = api_token_user(token=token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+        if user is None:
+            return None, json_error("invalid or revoked API token", 401,
+                                    WWW_Authenticate='Bearer error="invalid_token"')
+        return user, None
+    if not request.user.is_authenticated:
+        return None, json_error("authentication required: log in, or send Authorization: Bearer <token>", 401,
+                                WWW_Authenticate="Bearer")
+    rejected = CsrfViewMiddleware(lambda request: None).process_view(request, None, (), {})
+    if rejected is not None:
+        return None, json_error("CSRF check failed: send the X-CSRFToken header with the csrftoken cookie's value",
+                                403)
+    return request.user, None
+
+
+def api_endpoint(*methods: str):
+    """JSON in and out, the given methods only, and a user authenticated by token or session."""
+
+    def decorate(view):
+        @csrf_exempt  # checked in _authenticate, for session users only
+        @never_cache
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in methods:
+                return json_error(f"{request.method} is not allowed here", 405, Allow=", ".join(methods))
+            user, failure = _authenticate(request)
+            if failure is not None:
+                return failure
+            return view(request, user, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _body(request) -> dict:
+    """The request's JSON object; ValueError with a message for anything else."""
+    try:
+        data = json.loads(request.body or b"null")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"the body is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    return data
+
+
+def _source(data: dict) -> str:
+    source = data.get("source")
+    if not isinstance(source, str):
+        raise ValueError('"source" must be a string')
+    return source
+
+
+def _problem(slug: str) -> Problem | None:
+    return Problem.objects.live().filter(slug=slug).first()
+
+
+def _refused(refusal: Refused) -> JsonResponse:
+    headers = {"Retry_After": str(refusal.retry_after)} if refusal.retry_after else {}
+    return json_error(refusal.message, refusal.status, **headers)
+
+
+@api_endpoint("GET", "POST")
+def problem_submissions_api(request, user, slug: str):
+    """POST {"source", "tests": "sample"|"all"} → 201 {"id"}; GET → the user's submissions to the problem."""
+    problem = _problem(slug)
+    if problem is None:
+        return json_error(f"no problem {slug!r}", 404)
+    if request.method == "GET":
+        submissions = user_submissions(user=user, problem=problem)[:HISTORY_LIMIT]
+        return JsonResponse({"submissions": [_summary(submission) for submission in submissions]})
+    try:
+        data = _body(request)
+        source = _source(data)
+        suite = data.get("tests", Suite.ALL)
+        if suite not in Suite.values:
+            raise ValueError('"tests" must be "sample" or "all"')
+        key = request.headers.get("Idempotency-Key", "").strip() or None
+        if key is not None and len(key) > IDEMPOTENCY_KEY_MAX:
+            raise ValueError(f"the Idempotency-Key header is longer than {IDEMPOTENCY_KEY_MAX} characters")
+    except ValueError as error:
+        return json_error(str(error), 400)
+    except RequestDataTooBig:
+        return json_error("the request body is too large", 413)
+    try:
+        created = submission_create(user=user, problem=problem, source=source, suite=suite, idempotency_key=key)
+    except Refused as refusal:
+        return _refused(refusal)
+    response = JsonResponse({"id": created.submission.pk}, status=201)
+    response["Location"] = reverse("submission_api", args=[created.submission.pk])
+    if created.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+@api_endpoint("GET")
+def submission_api(request, user, pk: int):
+    """The submission's state, verdict and tests so far (the page polls it while it is judged)."""
+    submission = visible_submission(user=user, pk=pk)
+    if submission is None:
+        return json_error(f"no submission {pk} of yours", 404)
+    return JsonResponse(submission_payload(submission))
+
+
+@api_endpoint("GET", "PUT")
+def problem_draft_api(request, user, slug: str):
+    """PUT {"source"} saves the user's draft of the problem (204); GET returns it."""
+    problem = _problem(slug)
+    if problem is None:
+        return json_error(f"no problem {slug!r}", 404)
+    if request.method == "GET":
+        draft = problem.drafts.filter(user=user).first()
+        return JsonResponse({"source": draft.source if draft else problem.starter_code,
+                             "saved_at": draft.updated_at.isoformat() if draft else None})
+    try:
+        draft_save(user=user, problem=problem, source=_source(_body(request)))
+    except ValueError as error:
+        return json_error(str(error), 400)
+    except RequestDataTooBig:
+        return json_error("the request body is too large", 413)
+    except Refused as refusal:
+        return _refused(refusal)
+    return HttpResponse(status=204)
+
+
+def _summary(submission: Submission) -> dict:
+    return {
+        "id": submission.pk, "problem": submission.problem.slug, "tests": submission.suite,
+        "status": submission.status, "verdict": submission.verdict or None,
+        "created_at": submission.created_at.isoformat(), "url": submission.get_absolute_url(),
+    }
+
+
+def submission_payload(submission: Submission) -> dict:
+    """The JSON form of a submission: the pinned fields (status, verdict, tests, time, memory) and more."""
+    results = list(submission.results.all())
+    return {
+        "id": submission.pk,
+        "problem": submission.problem.slug,
+        "suite": submission.suite,
+        "status": submission.status,
+        "verdict": submission.verdict or None,
+        "message": submission.message,
+        "tests": [{"name": result.name, "status": result.status, "message": result.message,
+                   "time_ms": result.time_ms, "peak_bytes": result.peak_bytes} for result in results],
+        "time": {"user_ms": submission.time_user_ms, "reference_ms": submission.time_reference_ms,
+                 "ratio": submission.time_ratio},
+        "memory": {"user_peak_bytes": submission.memory_user_peak_bytes,
+                   "reference_peak_bytes": submission.memory_reference_peak_bytes, "ratio": submission.memory_ratio},
+        "progress": {"done": len(results), "total": submission.tests_total},
+        "queue": {"name": submission.queue, "position": queue_position(submission),
+                  "workers": len(consuming(submission.queue)) if submission.is_active else None},
+        "attempts": submission.attempts,
+        "device": submission.device or None,
+        "device_name": submission.device_name or None,
+        "torch_version": submission.torch_version or None,
+        "sandbox": submission.sandbox or None,
+        "problem_version": submission.problem_version,
+        "created_at": submission.created_at.isoformat(),
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "url": submission.get_absolute_url(),
+    }

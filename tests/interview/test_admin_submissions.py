@@ -1,0 +1,57 @@
+"""The admin: submissions read-only with their code and results, and the rejudge actions."""
+
+import pytest
+
+from interview.models import Status, Submission
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    return client
+
+
+def test_a_submission_shows_its_code_highlighted_and_its_results_but_cannot_be_edited(admin_client):
+    submission = SubmissionFactory(source="def solve(x):\n    return '<b>'\n")
+    submission.results.create(index=0, name="small", status="passed", time_ms=1.0)
+    response = admin_client.get(f"/admin/interview/submission/{submission.pk}/change/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<span class="k">def</span>' in html and "'&lt;b&gt;'" in html
+    assert ">small<" in html or "small</" in html
+    assert 'name="_save"' not in html
+    assert admin_client.get("/admin/interview/submission/add/").status_code == 403
+
+
+def test_the_action_judges_the_selected_submissions_again(admin_client, embedded_queue):
+    problem = ProblemFactory(needs="cpu")
+    chosen = SubmissionFactory(problem=problem, verdict="wrong_answer")
+    left = SubmissionFactory(problem=problem, verdict="accepted")
+    response = admin_client.post("/admin/interview/submission/",
+                                 {"action": "rejudge", "_selected_action": [chosen.pk]}, follow=True)
+    assert "1 submission(s) queued to be judged again" in response.content.decode()
+    assert Submission.objects.get(pk=chosen.pk).status == Status.QUEUED
+    assert Submission.objects.get(pk=left.pk).status == Status.FINISHED
+
+
+def test_the_action_judges_every_submission_to_a_problem_again(admin_client, embedded_queue):
+    problem, other = ProblemFactory(needs="cpu"), ProblemFactory(needs="cpu")
+    one = SubmissionFactory(problem=problem)
+    SubmissionFactory(problem=problem)
+    untouched = SubmissionFactory(problem=other)
+    admin_client.post("/admin/interview/submission/", {"action": "rejudge_problems", "_selected_action": [one.pk]})
+    assert Submission.objects.filter(problem=problem, status=Status.QUEUED).count() == 2
+    assert Submission.objects.get(pk=untouched.pk).status == Status.FINISHED
+
+    admin_client.post("/admin/interview/problem/", {"action": "rejudge_all", "_selected_action": [other.pk]})
+    assert Submission.objects.get(pk=untouched.pk).status == Status.QUEUED
+
+
+def test_problems_from_git_are_read_only_in_the_admin(admin_client):
+    problem = ProblemFactory()
+    response = admin_client.get(f"/admin/interview/problem/{problem.pk}/change/")
+    assert response.status_code == 200 and 'name="_save"' not in response.content.decode()
+    assert admin_client.get("/admin/interview/problem/add/").status_code == 403

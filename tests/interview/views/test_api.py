@@ -1,0 +1,202 @@
+"""The JSON API's contract: authentication, status codes, the JSON shapes, and errors with an `error` field."""
+
+import json
+
+import pytest
+
+from interview.models import ApiToken, Submission
+from interview.services.accounts import api_token_create
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+SOURCE = "def solve(x):\n    return x\n"
+
+
+@pytest.fixture
+def problem():
+    return ProblemFactory(slug="mhsa", needs="cpu")
+
+
+@pytest.fixture
+def user():
+    return UserFactory(username="ada")
+
+
+@pytest.fixture
+def token(user):
+    return api_token_create(user=user, name="laptop").token
+
+
+def post(client, url, body, **headers):
+    data = body if isinstance(body, str | bytes) else json.dumps(body)
+    return client.post(url, data=data, content_type="application/json", headers=headers)
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_token_submits_and_gets_201_with_the_id_and_its_location(client, problem, token, embedded_queue):
+    response = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE, "tests": "sample"}, **bearer(token))
+    assert response.status_code == 201
+    submission = Submission.objects.get()
+    assert response.json() == {"id": submission.pk}
+    assert response["Location"] == f"/api/submissions/{submission.pk}"
+    assert (submission.source, submission.suite, submission.user.username) == (SOURCE, "sample", "ada")
+
+
+def test_tests_default_to_all(client, problem, token, embedded_queue):
+    post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, **bearer(token))
+    assert Submission.objects.get().suite == "all"
+
+
+def test_a_submission_reads_back_with_the_pinned_fields(client, problem, token, user):
+    submission = SubmissionFactory(user=user, problem=problem, verdict="accepted", time_user_ms=2.0,
+                                   time_reference_ms=1.0, time_ratio=2.0, memory_user_peak_bytes=4096,
+                                   memory_reference_peak_bytes=2048, memory_ratio=2.0, device="cpu",
+                                   torch_version="2.13.0+cpu")
+    submission.results.create(index=0, name="small", status="passed", time_ms=1.25, peak_bytes=100)
+    submission.results.create(index=1, name="large", status="wrong_answer", message="differs at [0, 3]")
+    response = client.get(f"/api/submissions/{submission.pk}", headers=bearer(token))
+    assert response.status_code == 200
+    data = response.json()
+    assert {"status", "verdict", "tests", "time", "memory"} <= set(data)
+    assert (data["status"], data["verdict"]) == ("finished", "accepted")
+    assert data["tests"] == [
+        {"name": "small", "status": "passed", "message": "", "time_ms": 1.25, "peak_bytes": 100},
+        {"name": "large", "status": "wrong_answer", "message": "differs at [0, 3]", "time_ms": None,
+         "peak_bytes": None},
+    ]
+    assert data["time"] == {"user_ms": 2.0, "reference_ms": 1.0, "ratio": 2.0}
+    assert data["memory"] == {"user_peak_bytes": 4096, "reference_peak_bytes": 2048, "ratio": 2.0}
+    assert data["progress"] == {"done": 2, "total": 3}
+    assert (data["device"], data["torch_version"]) == ("cpu", "2.13.0+cpu")
+
+
+def test_a_queued_submission_says_its_place_in_the_queue_and_that_no_worker_runs(client, problem, token, user):
+    SubmissionFactory(problem=problem, status="queued", verdict="")
+    mine = SubmissionFactory(user=user, problem=problem, status="queued", verdict="")
+    data = client.get(f"/api/submissions/{mine.pk}", headers=bearer(token)).json()
+    assert (data["status"], data["verdict"]) == ("queued", None)
+    assert data["queue"] == {"name": "cpu", "position": 2, "workers": 0}
+    assert data["tests"] == [] and data["time"] == {"user_ms": None, "reference_ms": None, "ratio": None}
+
+
+def test_someone_elses_submission_is_not_found(client, problem, token):
+    other = SubmissionFactory(problem=problem)
+    response = client.get(f"/api/submissions/{other.pk}", headers=bearer(token))
+    assert response.status_code == 404
+    assert "error" in response.json()
+
+
+def test_without_credentials_the_api_answers_401_in_json(client, problem):
+    response = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE})
+    assert response.status_code == 401
+    assert response.json()["error"].startswith("authentication required")
+    assert response["WWW-Authenticate"] == "Bearer"
+
+
+@pytest.mark.parametrize("header", ["Bearer itk_not-a-token", "Bearer ", "Basic YWRhOnNlY3JldA==", "itk_x"])
+def test_a_bad_or_revoked_token_answers_401(client, problem, header):
+    response = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, Authorization=header)
+    assert response.status_code == 401
+    assert response.json() == {"error": "invalid or revoked API token"}
+
+
+def test_a_revoked_token_stops_working(client, problem, token):
+    ApiToken.objects.all().delete()
+    assert client.get("/api/problems/mhsa/submissions", headers=bearer(token)).status_code == 401
+
+
+def test_using_a_token_records_when(client, problem, token):
+    client.get("/api/problems/mhsa/submissions", headers=bearer(token))
+    assert ApiToken.objects.get().last_used_at is not None
+
+
+def test_the_session_works_with_the_csrf_token_and_is_refused_without_it(problem, user, embedded_queue):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    refused = post(browser, "/api/problems/mhsa/submissions", {"source": SOURCE})
+    assert refused.status_code == 403
+    assert "CSRF" in refused.json()["error"]
+    browser.get("/problems/mhsa/")  # sets the csrftoken cookie
+    accepted = post(browser, "/api/problems/mhsa/submissions", {"source": SOURCE},
+                    **{"X-CSRFToken": browser.cookies["csrftoken"].value})
+    assert accepted.status_code == 201
+
+
+@pytest.mark.parametrize("body, message", [
+    ("{not json", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ({"tests": "all"}, '"source" must be a string'),
+    ({"source": 3}, '"source" must be a string'),
+    ({"source": SOURCE, "tests": "hidden"}, '"tests" must be "sample" or "all"'),
+])
+def test_a_malformed_request_answers_400_saying_what_is_wrong(client, problem, token, body, message):
+    response = post(client, "/api/problems/mhsa/submissions", body, **bearer(token))
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+def test_an_unknown_or_retired_problem_answers_404(client, problem, token):
+    assert post(client, "/api/problems/nope/submissions", {"source": SOURCE}, **bearer(token)).status_code == 404
+    ProblemFactory(slug="old", retired_at="2026-01-01T00:00:00Z")
+    assert post(client, "/api/problems/old/submissions", {"source": SOURCE}, **bearer(token)).status_code == 404
+
+
+def test_a_method_the_endpoint_does_not_take_answers_405(client, problem, token):
+    response = client.delete("/api/problems/mhsa/submissions", headers=bearer(token))
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, POST"
+
+
+def test_code_over_the_size_limit_answers_413(client, problem, token, settings):
+    settings.JUDGE_MAX_SOURCE_BYTES = 10
+    response = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, **bearer(token))
+    assert response.status_code == 413
+    assert "the limit is 10" in response.json()["error"]
+
+
+def test_too_many_submissions_answer_429_with_retry_after(client, problem, token, settings, embedded_queue):
+    settings.JUDGE_RATE_LIMIT_PER_MINUTE = 1
+    assert post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, **bearer(token)).status_code == 201
+    response = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE + "#"}, **bearer(token))
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) >= 1
+    assert "last minute" in response.json()["error"]
+
+
+def test_a_repeated_idempotency_key_returns_the_same_id(client, problem, token, embedded_queue):
+    first = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, **bearer(token), **{"Idempotency-Key": "k1"})
+    again = post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, **bearer(token), **{"Idempotency-Key": "k1"})
+    assert first.json() == again.json() and again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    other = post(client, "/api/problems/mhsa/submissions", {"source": "x = 1\n"}, **bearer(token),
+                 **{"Idempotency-Key": "k1"})
+    assert other.status_code == 409
+
+
+def test_the_history_lists_the_users_submissions_to_the_problem(client, problem, token, user):
+    mine = SubmissionFactory(user=user, problem=problem)
+    SubmissionFactory(problem=problem)
+    data = client.get("/api/problems/mhsa/submissions", headers=bearer(token)).json()
+    assert [row["id"] for row in data["submissions"]] == [mine.pk]
+    assert set(data["submissions"][0]) == {"id", "problem", "tests", "status", "verdict", "created_at", "url"}
+
+
+def test_the_draft_is_saved_and_read_back(client, problem, token):
+    assert client.get("/api/problems/mhsa/draft", headers=bearer(token)).json()["source"] == problem.starter_code
+    response = client.put("/api/problems/mhsa/draft", data=json.dumps({"source": "draft = 1\n"}),
+                          content_type="application/json", headers=bearer(token))
+    assert response.status_code == 204 and response.content == b""
+    data = client.get("/api/problems/mhsa/draft", headers=bearer(token)).json()
+    assert data["source"] == "draft = 1\n" and data["saved_at"]
+
+
+def test_a_draft_over_the_size_limit_answers_413(client, problem, token, settings):
+    settings.JUDGE_MAX_SOURCE_BYTES = 4
+    response = client.put("/api/problems/mhsa/draft", data=json.dumps({"source": "draft = 1\n"}),
+                          content_type="application/json", headers=bearer(token))
+    assert response.status_code == 413

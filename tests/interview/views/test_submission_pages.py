@@ -1,0 +1,112 @@
+"""A submission's page and the history: private code, the result with its chart, the diff, escaped text."""
+
+import re
+
+import pytest
+
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def user():
+    return UserFactory()
+
+
+@pytest.fixture
+def finished(user):
+    submission = SubmissionFactory(
+        user=user, problem=ProblemFactory(slug="mhsa"), source=f"def solve(x):\n    return x  # {HOSTILE}\n",
+        verdict="wrong_answer", time_user_ms=3.0, time_reference_ms=1.5, time_ratio=2.0,
+        memory_user_peak_bytes=2 << 20, memory_reference_peak_bytes=1 << 20, memory_ratio=2.0, device="cpu",
+        torch_version="2.13.0+cpu", sandbox="bubblewrap+seccomp", stderr=f"printed {HOSTILE}",
+    )
+    submission.results.create(index=0, name="small", status="passed", time_ms=1.0, peak_bytes=1024)
+    submission.results.create(index=1, name="large", status="wrong_answer", message=f"got {HOSTILE}", time_ms=None)
+    return submission
+
+
+def page(client, submission) -> str:
+    response = client.get(f"/submissions/{submission.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_author_sees_the_verdict_tests_figures_device_and_code(client, user, finished):
+    client.force_login(user)
+    html = page(client, finished)
+    assert "Wrong answer" in html and ">small<" in html and ">large<" in html
+    assert "3.000 ms vs 1.500 ms (2.00×)" in html and "2.00 MiB vs 1.00 MiB (2.00×)" in html
+    assert "CPU" in html and "PyTorch 2.13.0+cpu" in html and "bubblewrap+seccomp" in html
+    assert '<svg class="chart__bar' in html and "Median time of the timed test" in html
+    assert '<span class="k">def</span>' in html  # highlighted
+
+
+def test_text_the_user_controls_is_escaped_everywhere(client, user, finished):
+    client.force_login(user)
+    html = page(client, finished)
+    assert HOSTILE not in html
+    assert html.count("&lt;img src=x onerror=alert(1)&gt;") >= 3  # code, test message, stderr
+
+
+def test_nobody_else_sees_the_code(client, finished):
+    client.force_login(UserFactory())
+    assert client.get(f"/submissions/{finished.pk}/").status_code == 404
+    assert client.get(f"/submissions/{finished.pk}/result").status_code == 404
+
+
+def test_staff_may_look(client, finished):
+    client.force_login(UserFactory(is_staff=True))
+    assert client.get(f"/submissions/{finished.pk}/").status_code == 200
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, finished):
+    assert client.get(f"/submissions/{finished.pk}/")["Location"].startswith("/accounts/login/")
+
+
+def test_the_page_diffs_against_the_users_previous_submission_to_the_problem(client, user, finished):
+    later = SubmissionFactory(user=user, problem=finished.problem,
+                              source="def solve(x):\n    return x.clone()\n")
+    SubmissionFactory(problem=finished.problem, source="someone else's\n")
+    client.force_login(user)
+    html = page(client, later)
+    assert f'href="/submissions/{finished.pk}/"' in html
+    assert 'diff__line--removed">-    return x  # &lt;img' in html
+    assert 'diff__line--added">+    return x.clone()' in html
+    assert "This is your first submission" in page(client, finished)
+
+
+def test_the_result_fragment_is_the_panel_alone(client, user, finished):
+    client.force_login(user)
+    html = client.get(f"/submissions/{finished.pk}/result").content.decode()
+    assert html.lstrip().startswith('<div class="result result--finished"')
+    assert "<html" not in html
+
+
+def test_a_submission_being_judged_shows_progress_and_refreshes_without_javascript(client, user):
+    running = SubmissionFactory(user=user, status="running", verdict="", tests_total=4,
+                                lease_expires_at="2030-01-01T00:00:00Z")
+    running.results.create(index=0, name="small", status="passed")
+    client.force_login(user)
+    html = page(client, running)
+    assert 'aria-valuenow="1"' in html and "width: 25%" in html
+    assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in html
+
+
+def test_an_error_says_why(client, user):
+    failed = SubmissionFactory(user=user, status="error", verdict="",
+                               message="The judge failed 3 times; the last time: no usable GPU")
+    client.force_login(user)
+    assert "no usable GPU" in page(client, failed)
+
+
+def test_the_history_lists_only_the_users_submissions_and_filters_by_problem(client, user, finished):
+    other_problem = SubmissionFactory(user=user, problem=ProblemFactory(slug="swiglu", title="SwiGLU"))
+    SubmissionFactory(problem=finished.problem)
+    client.force_login(user)
+    html = client.get("/submissions/").content.decode()
+    assert len(re.findall(r'href="/submissions/\d+/"', html)) == 2
+    filtered = client.get("/submissions/?problem=swiglu").content.decode()
+    assert f"#{other_problem.pk}" in filtered and f"#{finished.pk}<" not in filtered
