@@ -1,4 +1,4 @@
-# One image for the web app and the judge workers (docker-compose.yml picks the command).
+# One image for the web app and the judge workers (docker-compose.yml gives the workers their command).
 FROM python:3.11-slim-bookworm
 
 # bubblewrap is the sandbox that judged code runs in.
@@ -24,7 +24,10 @@ COPY pyproject.toml README.md ./
 RUN mkdir interview runner && touch interview/__init__.py runner/__init__.py && pip install -e .
 COPY . .
 
-RUN useradd --create-home --uid 10001 app && mkdir -p staticfiles && chown app staticfiles
+# The judge workers keep their state (the hidden tests' seed key, sandbox slot locks) in a volume mounted at
+# /var/lib/interview-judge; the directory exists here so that the volume starts owned by the app user.
+RUN useradd --create-home --uid 10001 app && mkdir -p staticfiles /var/lib/interview-judge \
+    && chown app staticfiles /var/lib/interview-judge
 USER app
 
 EXPOSE 8000

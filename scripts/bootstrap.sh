@@ -17,10 +17,12 @@ if ! "$python_bin" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/
     exit 1
 fi
 
-# System packages: bubblewrap isolates judged code; Chromium drives the browser tests.
+# System packages: bubblewrap isolates judged code; Chromium drives the browser tests; the end-to-end tests
+# start Redis servers of their own, to stop and restart them.
 system_packages=(bubblewrap)
-[ "$purpose" = test ] && system_packages+=(chromium chromium-driver)
-declare -A provides=([bubblewrap]=/usr/bin/bwrap [chromium]=/usr/bin/chromium [chromium-driver]=/usr/bin/chromedriver)
+[ "$purpose" = test ] && system_packages+=(chromium chromium-driver redis-server)
+declare -A provides=([bubblewrap]=/usr/bin/bwrap [chromium]=/usr/bin/chromium [chromium-driver]=/usr/bin/chromedriver
+                     [redis-server]=/usr/bin/redis-server)
 missing=()
 for pkg in "${system_packages[@]}"; do
     [ -x "${provides[$pkg]}" ] || missing+=("$pkg")

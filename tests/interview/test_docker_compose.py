@@ -28,9 +28,12 @@ def test_every_service_has_a_health_check(name):
 
 
 def test_data_lives_in_named_volumes():
-    assert set(COMPOSE["volumes"]) == {"postgres-data", "redis-data"}
+    assert set(COMPOSE["volumes"]) == {"postgres-data", "redis-data", "judge-state"}
     assert "postgres-data:/var/lib/postgresql/data" in SERVICES["db"]["volumes"]
     assert "redis-data:/data" in SERVICES["redis"]["volumes"]
+    for name in ("worker-gpu", "worker-cpu"):
+        assert SERVICES[name]["volumes"] == ["judge-state:/var/lib/interview-judge"], name
+        assert SERVICES[name]["environment"]["JUDGE_STATE_DIR"] == "/var/lib/interview-judge", name
 
 
 def test_the_app_services_share_one_image_and_reach_postgresql_and_redis():
@@ -57,10 +60,37 @@ def test_the_gpu_worker_reserves_an_nvidia_gpu_and_the_cpu_worker_none():
     assert "deploy" not in SERVICES["worker-cpu"]
 
 
-def test_the_workers_stay_out_of_a_plain_compose_up_until_they_have_a_command():
+@pytest.mark.parametrize("name, queue", [("worker-gpu", "gpu"), ("worker-cpu", "cpu")])
+def test_each_worker_consumes_its_queue_and_a_plain_compose_up_starts_it(name, queue):
+    service = SERVICES[name]
+    command = service["command"]
+    assert command[:4] == ["celery", "-A", "interview", "worker"], name
+    assert command[command.index("--queues") + 1] == queue
+    node = command[command.index("--hostname") + 1]
+    assert node == f"{queue}@%h"
+    # The health check pings the node by the name the command gave it.
+    assert f"--destination {queue}@$$HOSTNAME" in service["healthcheck"]["test"][1]
+    assert "profiles" not in service
+
+
+def test_the_gpu_worker_runs_one_judge_per_reserved_gpu():
+    command = SERVICES["worker-gpu"]["command"]
+    reserved = SERVICES["worker-gpu"]["deploy"]["resources"]["reservations"]["devices"][0]["count"]
+    assert command[command.index("--concurrency") + 1] == str(reserved)
+
+
+def test_the_workers_may_build_the_sandbox_inside_their_container_and_nothing_more():
     for name in ("worker-gpu", "worker-cpu"):
-        assert SERVICES[name]["profiles"] == ["workers"], name
-    assert "profiles" not in SERVICES["web"]
+        service = SERVICES[name]
+        assert service["security_opt"] == ["seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"]
+        assert "privileged" not in service and "cap_add" not in service, name
+    for name in ("web", "db", "redis"):
+        assert "security_opt" not in SERVICES[name], name
+
+
+def test_the_readme_documents_the_backup_command():
+    readme = (ROOT / "README.md").read_text()
+    assert "docker compose exec -T db pg_dump -U interview -d interview" in readme
 
 
 def test_the_web_image_migrates_syncs_collects_static_and_serves_with_gunicorn():
