@@ -85,9 +85,10 @@ def trusted_peak(answer: dict[str, Any], observed: Observed, inputs: dict[str, t
                  outputs: dict[str, torch.Tensor]) -> tuple[int, str]:
     """The peak to judge: the tracker's claim, unless what the trusted side saw outgrows it."""
     claimed = int(answer.get("peak_bytes") or 0)
-    cuda_growth = answer.get("cuda_peak_bytes")
-    if cuda_growth is not None and cuda_growth - answer.get("cuda_base_bytes", 0) > claimed + RSS_SLACK_BYTES:
-        return cuda_growth, " (from CUDA's allocator: the tensor tracker saw less)"
+    if answer.get("cuda_peak_bytes") is not None:
+        cuda_growth = answer["cuda_peak_bytes"] - (answer.get("cuda_base_bytes") or 0)
+        if cuda_growth > claimed + RSS_SLACK_BYTES:
+            return cuda_growth, " (from CUDA's allocator: the tensor tracker saw less)"
     if observed.rss_growth_bytes is None:
         return claimed, ""
     copies = 2 * sum(t.numel() * t.element_size() for t in (*inputs.values(), *outputs.values()))

@@ -236,10 +236,14 @@ def _leave_if_forked() -> None:
 
 
 def warm_up(device: torch.device) -> None:
-    """Pay torch's first-use costs (autograd engine, dispatch-mode machinery, CUDA context) before ready."""
+    """Pay torch's first-use costs before ready: the autograd engine and its lazily imported checks, the
+    dispatch-mode machinery, the BLAS library's initialisation (on CUDA, the context and cuBLAS, hundreds of MiB of host memory that would
+    otherwise look like the first test's), so they count against no submission."""
     x = torch.randn(8, 8, device=device, requires_grad=True)
     with OperatorWatch([], track_memory=True):
-        (x.exp() / x.exp().sum(-1, keepdim=True)).sum().backward()
+        y = (x @ x).exp() / x.exp().sum(-1, keepdim=True)
+        # An explicit gradient makes autograd import its symbolic-shape checks (sympy, ~0.5 s) on first use.
+        y.backward(torch.ones_like(y))
     if device.type == "cuda":
         torch.cuda.synchronize()
 
