@@ -35,6 +35,9 @@ SELF_CHECK_TIMEOUT_S = 15 * 60
 PROCESSED_MESSAGES_KEPT_S = 60 * 60
 DEVICE_OF_QUEUE = {Queue.CPU: "cpu", Queue.GPU: "cuda"}
 
+# What this worker reports in every heartbeat: its queues and pool, what its self-check found.
+_identity: dict = {}
+
 
 @dataclass
 class SelfCheck:
@@ -52,10 +55,11 @@ class SelfCheck:
 
 def on_init(worker) -> None:
     """worker_init: record the worker, check its devices, and stop it before it consumes if a check fails."""
+    global _identity
     name, consumed = worker.hostname, sorted(worker.app.amqp.queues.consume_from)
     queues.embedded_queue_folders()
-    worker_heartbeat(name=name, state=WorkerState.CHECKING, queues=consumed, pid=os.getpid(),
-                     concurrency=worker.concurrency, detail="", started_at=timezone.now())
+    _identity = {"queues": consumed, "pid": os.getpid(), "concurrency": worker.concurrency}
+    worker_heartbeat(name=name, state=WorkerState.CHECKING, detail="", started_at=timezone.now(), **_identity)
     report = self_check(consumed, gpus=worker.concurrency)
     if report.failed:
         worker_heartbeat(name=name, state=WorkerState.REFUSED, detail=report.text)
@@ -64,8 +68,9 @@ def on_init(worker) -> None:
                         report.text)
         raise SystemExit(EXIT_SELF_CHECK_FAILED)
     judging.DEVICE_NAMES.update(report.device_names)
-    worker_heartbeat(name=name, state=WorkerState.READY, detail=report.text, torch_version=report.torch_version,
+    _identity.update(torch_version=report.torch_version, detail=report.text,
                      device_name=", ".join(sorted(set(report.device_names.values()))))
+    worker_heartbeat(name=name, state=WorkerState.READY, **_identity)
     logger.info("Self-check passed on %s:\n%s", name, report.text)
     # The pool forks next; a connection opened here must not be shared with the children.
     connections.close_all()
@@ -133,7 +138,8 @@ class Maintenance(threading.Thread):
         connections.close_all()
 
     def tick(self) -> None:
-        worker_heartbeat(name=self.worker_name)
+        # The whole identity each time, so a row deleted meanwhile (by hand, or a test's flush) comes back whole.
+        worker_heartbeat(name=self.worker_name, state=WorkerState.READY, **_identity)
         submissions_sweep()
         queues.prune_processed(older_than_s=PROCESSED_MESSAGES_KEPT_S)
         worker_heartbeats_forget()
