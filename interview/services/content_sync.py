@@ -5,6 +5,7 @@ sync either applies completely or changes nothing. Rows are matched by their sta
 by file name: moving or renaming a file updates where the row says it came from, nothing else.
 """
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from interview.rendering import render_markdown
 from interview.services.questions import question_search_vectors_refresh
 
 TOPICS_FILE = "questions/topics.yaml"
+_LEADING_TITLE = re.compile(r"\A\s*#[ \t]+[^\n]*\n")
 # Any constant works; it only has to be the same for every process that syncs this database.
 _SYNC_LOCK_ID = 0x51A7C0DE
 
@@ -82,7 +84,7 @@ def sync_problems(*, content_dir: Path) -> SyncReport:
             "needs": package.needs,
             "world_size": package.world_size,
             "statement_markdown": package.statement_markdown,
-            "statement_html": render_markdown(package.statement_markdown),
+            "statement_html": render_markdown(_without_title(package.statement_markdown)),
             "starter_code": package.starter_code,
             "explanation_markdown": package.explanation_markdown,
             "explanation_html": render_markdown(package.explanation_markdown),
@@ -100,6 +102,11 @@ def sync_problems(*, content_dir: Path) -> SyncReport:
     retired = Problem.objects.live().exclude(slug__in=kept).update(retired_at=timezone.now())
     report.retired += retired
     return report
+
+
+def _without_title(statement: str) -> str:
+    """The statement without its leading `# Title` line: the problem's page shows the title already."""
+    return _LEADING_TITLE.sub("", statement, count=1)
 
 
 def _serialise_concurrent_syncs() -> None:

@@ -26,7 +26,11 @@ def test_a_package_becomes_a_problem_with_what_the_pages_and_routing_need(conten
         package.title, package.difficulty, package.needs, package.tags)
     assert problem.version == package.version
     assert problem.starter_code == (content / SOFTMAX / "starter.py").read_text()
-    assert problem.statement_html == render_markdown((content / SOFTMAX / "statement.md").read_text())
+    statement = (content / SOFTMAX / "statement.md").read_text()
+    assert statement.startswith(f"# {problem.title}\n")
+    # The page shows the title; the statement's own first heading would repeat it.
+    assert problem.statement_html == render_markdown(statement.split("\n", 1)[1])
+    assert problem.statement_markdown == statement
     assert problem.explanation_html and problem.explanation_markdown
     assert problem.sample_test_names == ["rows-last-dim", "large-magnitude", "middle-dim-float64"]
     assert problem.hidden_test_count == len(package.tests) - 3
