@@ -62,6 +62,7 @@ class SandboxProcess:
         self.peak_tree_bytes = 0
         self.cause: str | None = None
         self.deadline: float | None = None
+        self.allowance_s = 0.0
         self.harness_pid: int | None = None
         self._frames: queue.Queue = queue.Queue()
         self._stopped = threading.Event()
@@ -98,14 +99,16 @@ class SandboxProcess:
              blobs: dict[str, bytes] | None = None, *, timeout_s: float) -> None:
         """Write one request; Ended if the sandbox is gone or does not take it before timeout_s."""
         self.deadline = time.monotonic() + timeout_s
+        self.allowance_s = timeout_s
         try:
             wire.write_frame(self._requests, header, tensors, blobs)
         except (BrokenPipeError, ValueError, OSError):
             self._raise_ended()
 
-    def receive(self, *, timeout_s: float) -> wire.Frame:
+    def receive(self, *, timeout_s: float, allowance_s: float | None = None) -> wire.Frame:
         """The next frame from the harness; Ended on exit, kill, deadline or a malformed frame."""
         self.deadline = time.monotonic() + timeout_s
+        self.allowance_s = timeout_s if allowance_s is None else allowance_s
         try:
             item = self._frames.get(timeout=timeout_s + 5)
         except queue.Empty:
@@ -124,7 +127,7 @@ class SandboxProcess:
         """send, then receive, under one deadline."""
         started = time.monotonic()
         self.send(header, tensors, blobs, timeout_s=timeout_s)
-        return self.receive(timeout_s=max(0.0, timeout_s - (time.monotonic() - started)))
+        return self.receive(timeout_s=max(0.0, timeout_s - (time.monotonic() - started)), allowance_s=timeout_s)
 
     def _raise_ended(self):
         self.process.wait()
@@ -136,7 +139,7 @@ class SandboxProcess:
         if self.cause == MEMORY:
             return f"killed for memory: the sandbox's processes held over {self.memory_limit_bytes >> 20} MiB"
         if self.cause == DEADLINE:
-            return "killed: the wall-clock limit ran out"
+            return f"killed: still running when its {self.allowance_s:.1f} s of wall clock ran out"
         if code is not None and code < 0:
             return f"the process was killed by signal {-code}"
         if code is not None and code > 128:
