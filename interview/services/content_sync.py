@@ -8,6 +8,7 @@ by file name: moving or renaming a file updates where the row says it came from,
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -17,6 +18,9 @@ from interview.content.questions import QuestionFile, TopicEntry, load_question_
 from interview.models import Origin, Problem, Question, Topic
 from interview.rendering import render_markdown
 from interview.services.questions import question_search_vectors_refresh
+
+if TYPE_CHECKING:
+    from interview.judging import Package
 
 TOPICS_FILE = "questions/topics.yaml"
 _LEADING_TITLE = re.compile(r"\A\s*#[ \t]+[^\n]*\n")
@@ -77,21 +81,7 @@ def sync_problems(*, content_dir: Path) -> SyncReport:
     report = SyncReport("Problems")
     existing = {problem.slug: problem for problem in Problem.objects.all()}
     for package in packages:
-        values = {
-            "title": package.title,
-            "difficulty": package.difficulty,
-            "tags": package.tags,
-            "needs": package.needs,
-            "world_size": package.world_size,
-            "statement_markdown": package.statement_markdown,
-            "statement_html": render_markdown(_without_title(package.statement_markdown)),
-            "starter_code": package.starter_code,
-            "explanation_markdown": package.explanation_markdown,
-            "explanation_html": render_markdown(package.explanation_markdown),
-            "tests": package.tests,
-            "limits": package.limits,
-            "version": package.version,
-        }
+        values = _problem_values(package)
         problem = existing.get(package.slug)
         if problem is None:
             Problem.objects.create(slug=package.slug, **values)
@@ -102,6 +92,24 @@ def sync_problems(*, content_dir: Path) -> SyncReport:
     retired = Problem.objects.live().exclude(slug__in=kept).update(retired_at=timezone.now())
     report.retired += retired
     return report
+
+
+def _problem_values(package: "Package") -> dict:
+    return {
+        "title": package.title,
+        "difficulty": package.difficulty,
+        "tags": package.tags,
+        "needs": package.needs,
+        "world_size": package.world_size,
+        "statement_markdown": package.statement_markdown,
+        "statement_html": render_markdown(_without_title(package.statement_markdown)),
+        "starter_code": package.starter_code,
+        "explanation_markdown": package.explanation_markdown,
+        "explanation_html": render_markdown(package.explanation_markdown),
+        "tests": package.tests,
+        "limits": package.limits,
+        "version": package.version,
+    }
 
 
 def _without_title(statement: str) -> str:
