@@ -38,7 +38,8 @@ def test_the_author_sees_the_verdict_tests_figures_device_and_code(client, user,
     client.force_login(user)
     html = page(client, finished)
     assert "Wrong answer" in html and ">small<" in html and ">large<" in html
-    assert "3.000 ms vs 1.500 ms (2.00×)" in html and "2.00 MiB vs 1.00 MiB (2.00×)" in html
+    assert "3.000 ms vs 1.500 ms for the reference (2.00×)" in html
+    assert "2.00 MiB vs 1.00 MiB for the reference (2.00×)" in html
     assert "CPU" in html and "PyTorch 2.13.0+cpu" in html and "bubblewrap+seccomp" in html
     assert '<svg class="chart__bar' in html and "Median time of the timed test" in html
     assert '<span class="k">def</span>' in html  # highlighted
@@ -93,6 +94,14 @@ def test_a_submission_being_judged_shows_progress_and_refreshes_without_javascri
     html = page(client, running)
     assert 'aria-valuenow="1"' in html and "width: 25%" in html
     assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in html
+
+
+def test_figures_that_were_not_measured_are_not_shown(client, user):
+    sample_run = SubmissionFactory(user=user, suite="sample", memory_user_peak_bytes=1024,
+                                   memory_reference_peak_bytes=1024, memory_ratio=1.0)
+    client.force_login(user)
+    html = page(client, sample_run)
+    assert "<dt>Time</dt>" not in html and "<dt>Memory</dt>" in html
 
 
 def test_an_error_says_why(client, user):
