@@ -253,7 +253,11 @@
     }
 
     function send(tests) {
-      if (busy || !signedIn || !buttons.length) return;
+      if (!buttons.length) {
+        showError(signedIn ? "This problem takes no new submissions." : "Log in to run and submit your code.");
+        return;
+      }
+      if (busy) return;
       busy = true;
       buttons.forEach(function (button) { button.disabled = true; });
       showError("");
