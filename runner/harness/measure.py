@@ -42,7 +42,8 @@ class OperatorWatch(TorchDispatchMode):
 
     With track_memory, also follows each tensor storage created while active, so `peak_bytes` is the
     highest sum of bytes of such storages alive at once (autograd's saved tensors included, since they
-    keep their storages alive).
+    keep their storages alive). An output that lives in one of its operator's inputs' storages (a view
+    such as the `aten::t` of every `nn.Linear` weight, or an in-place result) allocated nothing.
     """
 
     def __init__(self, forbidden: list[str], *, track_memory: bool = False):
@@ -53,7 +54,7 @@ class OperatorWatch(TorchDispatchMode):
         self.forbidden_calls: list[str] = []
         self.live_bytes = 0
         self.peak_bytes = 0
-        self._storages: dict[int, weakref.finalize] = {}
+        self._sizes: dict[int, int] = {}  # bytes of each followed storage, by its address
 
     @classmethod
     def _should_skip_dynamo(cls) -> bool:
@@ -72,28 +73,43 @@ class OperatorWatch(TorchDispatchMode):
             raise RuntimeError(f"{name} is forbidden in this problem")
         result = func(*args, **(kwargs or {}))
         if self.track_memory:
-            self._follow(result)
+            self._follow(result, (args, kwargs))
         return result
 
-    def _follow(self, result) -> None:
-        for value in tree_flatten(result)[0]:
-            if not isinstance(value, torch.Tensor):
-                continue
+    def _follow(self, result, operands) -> None:
+        # A storage that existed before tracking began is not followed, yet an operator can only reach it
+        # through its operands: their storages are what must not be counted again.
+        borrowed = {storage._cdata for storage in _storages(operands)}
+        allocated = 0
+        for storage in _storages(result):
+            key, size = storage._cdata, storage.nbytes()
+            if key in self._sizes:
+                # resize_ and out= arguments grow a followed storage in place: the growth is an allocation.
+                allocated += max(0, size - self._sizes[key])
+                self._sizes[key] = max(size, self._sizes[key])
+            elif key not in borrowed:
+                self._sizes[key] = size
+                allocated += size
+                weakref.finalize(storage, self._released, key)
+        self.live_bytes += allocated
+        self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+
+    def _released(self, key: int) -> None:
+        self.live_bytes -= self._sizes.pop(key, 0)
+
+
+def _storages(tree) -> list[torch.UntypedStorage]:
+    """The storages of the tensors (and bare storages, as `aten::set_` takes) in a pytree of operands."""
+    found = []
+    for value in tree_flatten(tree)[0]:
+        if isinstance(value, torch.UntypedStorage):
+            found.append(value)
+        elif isinstance(value, torch.Tensor):
             try:
-                storage = value.untyped_storage()
+                found.append(value.untyped_storage())
             except (RuntimeError, NotImplementedError):
                 continue
-            key = storage._cdata
-            if key in self._storages:
-                continue
-            size = storage.nbytes()
-            self.live_bytes += size
-            self.peak_bytes = max(self.peak_bytes, self.live_bytes)
-            self._storages[key] = weakref.finalize(storage, self._released, key, size)
-
-    def _released(self, key: int, size: int) -> None:
-        self.live_bytes -= size
-        self._storages.pop(key, None)
+    return found
 
 
 _GENUINE_DISPATCH = OperatorWatch.__torch_dispatch__

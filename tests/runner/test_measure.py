@@ -60,6 +60,42 @@ def test_freed_tensors_leave_the_live_count():
     assert watch.live_bytes == 0 and watch.peak_bytes >= 4 << 20
 
 
+def test_views_of_storages_older_than_the_watch_allocate_nothing():
+    layer = torch.nn.Linear(512, 256)
+    x = torch.randn(8, 512)
+    watch = OperatorWatch([], track_memory=True)
+    with watch:
+        y = layer(x)  # aten::t views the weight; only addmm's output is new
+        x.mul_(2)
+        x.t().unsqueeze(0)
+    assert watch.counts["aten::t.default"] == 2 and y.shape == (8, 256)
+    assert (watch.peak_bytes, watch.live_bytes) == (8 * 256 * 4, 8 * 256 * 4)
+
+
+def test_views_of_storages_made_under_the_watch_are_counted_once():
+    watch = OperatorWatch([], track_memory=True)
+    with watch:
+        base = torch.ones(1 << 18)
+        halves = base.view(2, -1).unbind(0)
+        del base
+    assert watch.peak_bytes == 1 << 20
+    assert watch.live_bytes == 1 << 20  # the views keep the storage alive
+    del halves
+    assert watch.live_bytes == 0
+
+
+def test_a_storage_grown_in_place_counts_its_growth():
+    a = torch.randn(256, 256)
+    watch = OperatorWatch([], track_memory=True)
+    with watch:
+        out = torch.empty(0)
+        torch.mm(a, a, out=out)
+        out.resize_(16)
+    assert watch.peak_bytes == watch.live_bytes == 256 * 256 * 4
+    del out
+    assert watch.live_bytes == 0
+
+
 def test_popping_the_watch_is_noticed():
     watch = OperatorWatch([])
     with watch:
