@@ -13,7 +13,7 @@ import torch
 
 from . import seeds
 from .client import Observed
-from .problems import TestSpec
+from .problems import Problem, TestSpec
 from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
                       TimeFigures, ratio)
 
@@ -51,11 +51,10 @@ def judge_case(run: _Run, test: TestSpec, inputs: dict[str, torch.Tensor]) -> Te
     run.memory.user_peak_bytes = max(run.memory.user_peak_bytes or 0, peak)
     run.memory.reference_peak_bytes = max(run.memory.reference_peak_bytes or 0, reference_peak or 0)
     run.memory.ratio = ratio(run.memory.user_peak_bytes, run.memory.reference_peak_bytes)
-    limit = memory_limit(run.problem.limits, reference_peak)
+    limit, basis = case_memory_limit(run.problem, test, inputs, reference_peak)
     if peak > limit:
         result.status = MEMORY_LIMIT_EXCEEDED
-        result.message = (f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} "
-                          f"({run.problem.limits.memory_ratio:g}× the reference's {_mib(reference_peak or 0)})")
+        result.message = f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} ({basis})"
         return result
     if test.timed:
         _time(run, test, result)
@@ -79,6 +78,21 @@ def memory_limit(limits, reference_peak: int | None) -> int:
     """Bytes a call may hold at its peak: a ratio of the reference's, never below the floor or over the cap."""
     limit = max(limits.memory_floor_bytes, int(limits.memory_ratio * (reference_peak or 0)))
     return min(limit, limits.memory_cap_bytes) if limits.memory_cap_bytes else limit
+
+
+def case_memory_limit(problem: Problem, test: TestSpec, inputs: dict[str, torch.Tensor],
+                      reference_peak: int | None) -> tuple[int, str]:
+    """A test's limit on peak bytes and what it rests on: the ratio to the reference's peak, tightened by the
+    checker's own bound for the test, when it defines `memory_limit(params, inputs) -> (bytes, what) | None`
+    (a figure measured on the trusted side, such as a fraction of a baseline model's peak)."""
+    limit = memory_limit(problem.limits, reference_peak)
+    basis = f"{problem.limits.memory_ratio:g}× the reference's {_mib(reference_peak or 0)}"
+    checker_limit = getattr(problem.checker, "memory_limit", None)
+    own = checker_limit(test.params, inputs) if checker_limit else None
+    if own:
+        limit = min(limit, own[0])
+        basis += f"; {own[1]}"
+    return limit, basis
 
 
 def trusted_peak(answer: dict[str, Any], observed: Observed, inputs: dict[str, torch.Tensor],

@@ -39,10 +39,16 @@ class WrongAnswer(Exception):
     """Raised by a driver (or the harness) when a result is wrong in a way only this side can see."""
 
 
+class MemoryLimitExceeded(Exception):
+    """Raised by a driver when the submission keeps more memory than a rule of the problem allows (a module
+    holding more bytes than its share), which no peak of live tensors during the call would show."""
+
+
 class Context:
     """What a problem's driver gets besides the submission: device, rank, the operator counts."""
 
     WrongAnswer = WrongAnswer
+    MemoryLimitExceeded = MemoryLimitExceeded
 
     def __init__(self, device: torch.device, rank: int = 0, world_size: int = 1):
         self.device = device
@@ -214,6 +220,8 @@ def classify(error: BaseException) -> dict[str, str]:
     """A status and a message for an exception raised while a test ran."""
     if isinstance(error, WrongAnswer):
         return {"status": "wrong_answer", "message": str(error)}
+    if isinstance(error, MemoryLimitExceeded):
+        return {"status": "memory_limit_exceeded", "message": str(error)}
     text = str(error)
     if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)) or "can't allocate memory" in text \
             or "out of memory" in text.lower():
