@@ -16,6 +16,9 @@ PASSWORD = "correct horse battery staple"
 
 def type_into_editor(page, source: str) -> None:
     """Replace the editor's text as typing would: the code editor when its bundle loaded, else the textarea."""
+    # The editor replaces the textarea when the page's scripts run; deciding before that would type into a
+    # textarea about to be hidden.
+    page.wait_for_load_state("load")
     editor = page.locator(".cm-content")
     if editor.count():
         editor.click()
