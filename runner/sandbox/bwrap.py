@@ -88,6 +88,11 @@ def _filesystem_args(layout: Layout) -> list[str]:
             args += ["--ro-bind", system, system]
     for loader_file in LOADER_FILES:
         args += ["--ro-bind-try", loader_file, loader_file]
+    # The private mounts come before the binds: a bind under /tmp (a checkout in a `mktemp -d` directory)
+    # must land on top of the sandbox's own /tmp, not vanish under it.
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--perms", "1777", "--size", str(layout.tmp_bytes), "--tmpfs", "/tmp"]
+    args += ["--perms", "1777", "--size", str(layout.shm_bytes), "--tmpfs", "/dev/shm"]
     made: set[str] = set()
     binds = [(path, path) for path in layout.ro_paths] + [(layout.harness_dir, f"{HARNESS_MOUNT}/harness")]
     for source, destination in binds:
@@ -96,9 +101,6 @@ def _filesystem_args(layout: Layout) -> list[str]:
                 made.add(parent)
                 args += ["--perms", "0755", "--dir", parent]
         args += ["--ro-bind", source, destination]
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--perms", "1777", "--size", str(layout.tmp_bytes), "--tmpfs", "/tmp"]
-    args += ["--perms", "1777", "--size", str(layout.shm_bytes), "--tmpfs", "/dev/shm"]
     # Read-only hardware description: PyTorch's cpuinfo reads the core topology, gloo lists
     # /sys/bus/pci/devices, the NVIDIA driver reads its PCI devices. Nothing in it is writable by the uid.
     args += ["--ro-bind", "/sys", "/sys"]
