@@ -177,9 +177,10 @@ def analyse(text: str) -> list[Token]:
 
 
 def _adjacent_words(text: str, word: Word, following: Word) -> bool:
-    """Two content words with only spaces between them, which a writer might also have joined."""
+    """A content word and the next word, only spaces between them, which a writer might also have joined
+    (`warm up`, `pre norm`)."""
     return (word.raw.isalpha() and following.raw.isalpha() and word.raw not in STOP_WORDS
-            and following.raw not in STOP_WORDS and text[word.end : following.start].isspace())
+            and text[word.end : following.start].isspace())
 
 
 @lru_cache(maxsize=20_000)
@@ -209,12 +210,23 @@ def phrasing_terms(phrasing: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(terms))
 
 
-def find_phrasing(tokens: list[Token], phrasing: str) -> tuple[int, int] | None:
-    """The narrowest (first, last) token positions holding every term of phrasing close together, or None."""
+@lru_cache(maxsize=256)
+def _indexed(text: str) -> tuple[list[Token], dict[str, list[int]]]:
+    """The answer's tokens, and for each form the positions holding it (a report matches one answer often)."""
+    tokens = analyse(text)
+    index: dict[str, list[int]] = {}
+    for at, token in enumerate(tokens):
+        for form in token.forms:
+            index.setdefault(form, []).append(at)
+    return tokens, index
+
+
+def find_phrasing(text: str, phrasing: str) -> tuple[int, int] | None:
+    """The narrowest (first, last) token positions of text holding every term of phrasing close together."""
     terms = phrasing_terms(phrasing)
     if not terms:
         return None
-    positions = [[at for at, token in enumerate(tokens) if term in token.forms] for term in terms]
+    positions = [_indexed(text)[1].get(term) for term in terms]
     if any(not found for found in positions):
         return None
     best = _narrowest_cover(positions)
@@ -241,11 +253,11 @@ def _narrowest_cover(positions: list[list[int]]) -> tuple[int, int]:
 
 def match_key_points(answer: str, key_points: list[dict]) -> list[KeyPointMatch]:
     """For each key point ({text, phrasings}), whether answer covers it: one of its phrasings matches."""
-    tokens = analyse(answer)
+    tokens = _indexed(answer)[0]
     matches = []
     for index, point in enumerate(key_points):
         for phrasing in point.get("phrasings", []):
-            found = find_phrasing(tokens, phrasing)
+            found = find_phrasing(answer, phrasing)
             if found is not None:
                 evidence = answer[tokens[found[0]].start : tokens[found[1]].end]
                 matches.append(KeyPointMatch(index, True, phrasing, evidence))

@@ -1,10 +1,20 @@
 from interview.models.accounts import ApiToken, LoginFailure
+from interview.models.mock_interviews import (
+    InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission,
+)
+from interview.models.practice import (
+    ItemState, PracticeItem, PracticeSession, Rating, Review, ReviewCard, SessionState, StudyProfile,
+)
+from interview.models.problem_sets import ProblemSet, ProblemSetItem
 from interview.models.problems import Needs, Problem, ProblemDraft, SolutionReveal
 from interview.models.questions import Difficulty, Origin, Question, Topic
 from interview.models.submissions import Queue, Status, Submission, SubmissionTest, Suite
 from interview.models.workers import WorkerHeartbeat, WorkerState
 
 __all__ = [
-    "ApiToken", "Difficulty", "LoginFailure", "Needs", "Origin", "Problem", "ProblemDraft", "Question", "Queue",
-    "SolutionReveal", "Status", "Submission", "SubmissionTest", "Suite", "Topic", "WorkerHeartbeat", "WorkerState",
+    "ApiToken", "Difficulty", "InterviewState", "ItemState", "Level", "LoginFailure", "MockInterview",
+    "MockInterviewItem", "MockInterviewSubmission", "Needs", "Origin", "PracticeItem", "PracticeSession",
+    "Problem", "ProblemDraft", "ProblemSet", "ProblemSetItem", "Question", "Queue", "Rating", "Review",
+    "ReviewCard", "SessionState", "SolutionReveal", "Status", "StudyProfile", "Submission", "SubmissionTest",
+    "Suite", "Topic", "WorkerHeartbeat", "WorkerState",
 ]
