@@ -1,5 +1,6 @@
-"""The admin: topics, questions, problems and submissions. Rows synced from git are read-only here; git is their
-source of truth. Submissions are read-only too, and can be judged again."""
+"""The admin: topics, questions, problems, submissions and problem sets. Rows synced from git are read-only here;
+git is their source of truth. Submissions are read-only too, and can be judged again. Problem sets are written
+here, by staff or the `curators` group (created by migration 0005: sets, and reading the bank, nothing else)."""
 
 from django import forms
 from django.contrib import admin
@@ -8,8 +9,11 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from interview.content.questions import key_point_problems
-from interview.models import ApiToken, Origin, Problem, Question, Submission, SubmissionTest, Topic, WorkerHeartbeat
+from interview.models import (
+    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Submission, SubmissionTest, Topic, WorkerHeartbeat,
+)
 from interview.rendering import highlight_python
+from interview.services.problem_sets import problem_set_renumber
 from interview.services.questions import question_save
 from interview.services.submissions import submissions_rejudge
 
@@ -210,3 +214,45 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class ProblemSetItemInline(admin.TabularInline):
+    """The set's items in order: drag a row by its handle (or edit the positions), then save."""
+
+    model = ProblemSetItem
+    fields = ("position", "question", "problem")
+    autocomplete_fields = ("question", "problem")
+    extra = 1
+    ordering = ("position", "id")
+    classes = ("set-items",)
+
+
+@admin.register(ProblemSet)
+class ProblemSetAdmin(admin.ModelAdmin):
+    list_display = ("title", "slug", "difficulty", "is_published", "item_count", "time_budget_minutes", "updated_at")
+    list_filter = ("is_published", "difficulty")
+    search_fields = ("title", "slug", "description")
+    prepopulated_fields = {"slug": ("title",)}
+    inlines = [ProblemSetItemInline]
+    actions = ["publish", "unpublish"]
+    fields = ("title", "slug", "description", "difficulty", "time_budget_minutes", "is_published")
+
+    class Media:
+        js = ("interview/admin/set_items.js",)
+        css = {"all": ("interview/admin/set_items.css",)}
+
+    @admin.display(description="items")
+    def item_count(self, problem_set):
+        return problem_set.items.count()
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        problem_set_renumber(problem_set=form.instance)
+
+    @admin.action(description="Publish the selected sets")
+    def publish(self, request, queryset):
+        self.message_user(request, f"{queryset.update(is_published=True)} set(s) published.")
+
+    @admin.action(description="Unpublish the selected sets")
+    def unpublish(self, request, queryset):
+        self.message_user(request, f"{queryset.update(is_published=False)} set(s) unpublished.")

@@ -3,7 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 from pygments import __version__ as pygments_version
 
-from interview.views import accounts, api, health, pages, problems, questions, submissions
+from interview.views import (
+    accounts, api, health, mock_interview_api, mock_interviews, pages, practice, problem_sets, problems, questions,
+    submissions,
+)
 
 urlpatterns = [
     path("", pages.home_view, name="home"),
@@ -19,6 +22,30 @@ urlpatterns = [
     path("api/problems/<slug:slug>/submissions", api.problem_submissions_api, name="problem_submissions_api"),
     path("api/problems/<slug:slug>/draft", api.problem_draft_api, name="problem_draft_api"),
     path("api/submissions/<int:pk>", api.submission_api, name="submission_api"),
+    path("practice/", practice.practice_view, name="practice"),
+    path("practice/start", practice.practice_start_view, name="practice_start"),
+    path("practice/sessions/<int:pk>/", practice.practice_session_view, name="practice_session"),
+    path("practice/sessions/<int:pk>/finish", practice.practice_finish_view, name="practice_finish"),
+    path("practice/items/<int:pk>/reveal", practice.practice_reveal_view, name="practice_reveal"),
+    path("practice/items/<int:pk>/rate", practice.practice_rate_view, name="practice_rate"),
+    path("practice/items/<int:pk>/skip", practice.practice_skip_view, name="practice_skip"),
+    path("sets/", problem_sets.problem_set_list_view, name="problem_set_list"),
+    path("sets/<slug:slug>/", problem_sets.problem_set_detail_view, name="problem_set_detail"),
+    path("mock-interviews/", mock_interviews.mock_interview_list_view, name="mock_interview_list"),
+    path("mock-interviews/start", mock_interviews.mock_interview_start_view, name="mock_interview_start"),
+    path("mock-interviews/<int:pk>/", mock_interviews.mock_interview_detail_view, name="mock_interview_detail"),
+    path("mock-interviews/<int:pk>/items/<int:position>/", mock_interviews.mock_interview_item_view,
+         name="mock_interview_item"),
+    path("mock-interviews/<int:pk>/items/<int:position>/answer", mock_interviews.mock_interview_answer_view,
+         name="mock_interview_answer"),
+    path("mock-interviews/<int:pk>/items/<int:position>/key-points", mock_interviews.mock_interview_key_points_view,
+         name="mock_interview_key_points"),
+    path("mock-interviews/<int:pk>/finish", mock_interviews.mock_interview_finish_view, name="mock_interview_finish"),
+    path("mock-interviews/<int:pk>/report/", mock_interviews.mock_interview_report_view, name="mock_interview_report"),
+    path("api/mock-interviews/<int:pk>/items/<int:position>/draft", mock_interview_api.mock_interview_draft_api,
+         name="mock_interview_draft_api"),
+    path("api/mock-interviews/<int:pk>/items/<int:position>/submissions",
+         mock_interview_api.mock_interview_submissions_api, name="mock_interview_submissions_api"),
     path("healthz", health.healthz_view, name="healthz"),
     path("accounts/signup/", accounts.signup_view, name="signup"),
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),

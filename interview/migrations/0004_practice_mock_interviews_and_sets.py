@@ -186,7 +186,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='problemsetitem',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('problem__isnull', True), ('question__isnull', False)), models.Q(('problem__isnull', False), ('question__isnull', True)), _connector='OR'), name='set_item_is_a_question_or_a_problem'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('problem__isnull', True), ('question__isnull', False)), models.Q(('problem__isnull', False), ('question__isnull', True)), _connector='OR'), name='set_item_is_a_question_or_a_problem', violation_error_message='An item is either a question or a problem: pick one of the two.'),
         ),
         migrations.AddIndex(
             model_name='review',

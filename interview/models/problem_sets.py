@@ -56,6 +56,7 @@ class ProblemSetItem(models.Model):
                 condition=(models.Q(question__isnull=False, problem__isnull=True)
                            | models.Q(question__isnull=True, problem__isnull=False)),
                 name="set_item_is_a_question_or_a_problem",
+                violation_error_message="An item is either a question or a problem: pick one of the two.",
             ),
         ]
 

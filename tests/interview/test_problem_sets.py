@@ -1,0 +1,136 @@
+"""Problem sets: curated in the admin (by staff or the curators group), listed when published, in order."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+
+from interview.models import ProblemSet, Rating
+from interview.services.practice import review_record
+from tests.interview.factories import ProblemFactory, QuestionFactory, SubmissionFactory, UserFactory
+from tests.interview.study_support import make_set
+
+pytestmark = pytest.mark.django_db
+ADD_URL = "/admin/interview/problemset/add/"
+
+
+def inline_form(set_fields: dict, items: list[dict], *, initial: int = 0, ids: list[int] | None = None) -> dict:
+    """The admin's add/change form for a set with these items ({position, question or problem})."""
+    data = {"items-TOTAL_FORMS": str(len(items)), "items-INITIAL_FORMS": str(initial),
+            "items-MIN_NUM_FORMS": "0", "items-MAX_NUM_FORMS": "1000", **set_fields}
+    for index, item in enumerate(items):
+        data[f"items-{index}-position"] = str(item["position"])
+        data[f"items-{index}-question"] = str(item.get("question", ""))
+        data[f"items-{index}-problem"] = str(item.get("problem", ""))
+        if ids:
+            data[f"items-{index}-id"] = str(ids[index])
+            data[f"items-{index}-problem_set"] = ""
+    return data
+
+
+def set_fields(**overrides) -> dict:
+    fields = {"title": "Attention loop", "slug": "attention-loop", "description": "The **attention** questions.",
+              "difficulty": "medium", "time_budget_minutes": "45", "is_published": "on"}
+    return {**fields, **overrides}
+
+
+@pytest.fixture
+def curator(client):
+    user = UserFactory(is_staff=True)
+    user.groups.add(Group.objects.get(name="curators"))
+    client.force_login(user)
+    return client
+
+
+def titles(html: str) -> list[str]:
+    return re.findall(r'class="item-row__title" href="[^"]+">([^<]+)<', html)
+
+
+def test_a_curator_creates_a_set_in_the_admin_and_it_is_published_in_order(curator, client):
+    first, second = QuestionFactory(title="Why attention"), QuestionFactory(title="FlashAttention")
+    problem = ProblemFactory(title="Stable softmax")
+    items = [{"position": 20, "question": second.pk}, {"position": 10, "question": first.pk},
+             {"position": 30, "problem": problem.pk}]
+    response = curator.post(ADD_URL, inline_form(set_fields(), items))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    problem_set = ProblemSet.objects.get(slug="attention-loop")
+    # Saved positions are renumbered 1, 2, 3 in the order they were given.
+    assert [(item.position, item.target) for item in problem_set.items.all()] == [(1, first), (2, second), (3, problem)]
+    client.logout()
+    assert titles(client.get("/sets/attention-loop/").content.decode()) == ["Why attention", "FlashAttention",
+                                                                              "Stable softmax"]
+    assert "attention-loop" in client.get("/sets/").content.decode()
+
+
+def test_reordering_in_the_admin_changes_the_order_on_the_page(curator):
+    a, b, c = QuestionFactory(title="Alpha"), QuestionFactory(title="Beta"), QuestionFactory(title="Gamma")
+    problem_set = make_set(a, b, c, slug="loop")
+    ids = list(problem_set.items.values_list("pk", flat=True))
+    moved = [{"position": 3, "question": a.pk}, {"position": 1, "question": b.pk}, {"position": 2, "question": c.pk}]
+    response = curator.post(f"/admin/interview/problemset/{problem_set.pk}/change/",
+                            inline_form(set_fields(slug="loop", title="Loop"), moved, initial=3, ids=ids))
+    assert response.status_code == 302
+    assert titles(curator.get("/sets/loop/").content.decode()) == ["Beta", "Gamma", "Alpha"]
+
+
+def test_an_item_must_be_a_question_or_a_problem_not_both(curator):
+    question, problem = QuestionFactory(), ProblemFactory()
+    response = curator.post(ADD_URL, inline_form(set_fields(), [{"position": 1, "question": question.pk,
+                                                                 "problem": problem.pk}]))
+    assert response.status_code == 200
+    assert "An item is either a question or a problem" in response.content.decode()
+    assert not ProblemSet.objects.exists()
+
+
+def test_an_unpublished_set_is_neither_listed_nor_shown(client):
+    make_set(QuestionFactory(), slug="draft-set", published=False)
+    assert "draft-set" not in client.get("/sets/").content.decode()
+    assert client.get("/sets/draft-set/").status_code == 404
+
+
+def test_the_set_page_shows_the_users_progress(client):
+    user = UserFactory()
+    recalled, forgotten, solved = QuestionFactory(), QuestionFactory(), ProblemFactory()
+    make_set(recalled, forgotten, solved, ProblemFactory(), slug="loop")
+    review_record(user=user, question=recalled, rating=Rating.GOOD, covered=[])
+    review_record(user=user, question=forgotten, rating=Rating.AGAIN, covered=[])
+    SubmissionFactory(user=user, problem=solved, verdict="accepted")
+    client.force_login(user)
+    html = client.get("/sets/loop/").content.decode()
+    assert re.findall(r'data-item-status="(\w+)"', html) == ["done", "started", "done", "new"]
+    assert 'aria-valuenow="2"' in html
+
+
+# ---- The curators group, through the admin --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["/admin/interview/problemset/", ADD_URL, "/admin/interview/question/",
+                                 "/admin/interview/problem/", "/admin/interview/topic/"])
+def test_curators_manage_sets_and_read_the_bank_and_the_problems(curator, url):
+    assert curator.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/admin/auth/user/", "/admin/auth/group/", "/admin/interview/submission/",
+                                 "/admin/interview/apitoken/", "/admin/interview/workerheartbeat/"])
+def test_curators_see_no_accounts_no_submissions_and_no_tokens(curator, url):
+    assert curator.get(url).status_code == 403
+
+
+def test_curators_cannot_change_a_question(curator):
+    question = QuestionFactory()
+    response = curator.post(f"/admin/interview/question/{question.pk}/change/", {"title": "Changed"})
+    assert response.status_code == 403
+
+
+def test_the_admin_index_shows_a_curator_only_what_they_may_use(curator):
+    html = curator.get("/admin/").content.decode()
+    assert "Problem sets" in html
+    assert "Submissions" not in html and "Users" not in html and "Api tokens" not in html
+
+
+def test_a_curator_searches_questions_for_a_set_item(curator):
+    QuestionFactory(title="FlashAttention tiling")
+    response = curator.get("/admin/autocomplete/", {"term": "Flash", "app_label": "interview",
+                                                    "model_name": "problemsetitem", "field_name": "question"})
+    assert response.status_code == 200
+    assert [result["text"] for result in response.json()["results"]] == ["FlashAttention tiling"]
