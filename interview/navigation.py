@@ -7,7 +7,7 @@ MAIN_NAVIGATION = (
     ("Questions", "question_list"),
     ("Problems", "problem_list"),
     ("Practice", "practice"),
-    ("Mock interview", "mock_interview_list"),
+    ("Interviews", "mock_interview_list"),
     ("Sets", "problem_set_list"),
 )
 

@@ -64,12 +64,14 @@ def running_interview(*, user) -> MockInterview | None:
             .order_by("-started_at").first())
 
 
-def past_interviews(*, user) -> list[MockInterview]:
+def past_interviews(*, user, limit: int = 50) -> list[MockInterview]:
+    """The user's latest interviews, newest first, each with `over` and, once over, its score `percent`."""
     interviews = list(MockInterview.objects.filter(user=user).select_related("problem_set")
-                      .annotate(item_count=Count("items")))
+                      .annotate(item_count=Count("items"))[:limit])
     now = timezone.now()
     for interview in interviews:
         interview.over = interview.is_over(now)
+        interview.percent = interview_report(interview=interview, now=now).percent if interview.over else None
     return interviews
 
 

@@ -38,5 +38,5 @@ def test_a_page_added_under_its_url_name_appears_in_the_navigation():
 def test_the_current_section_is_marked_on_its_pages_below_it_too():
     assert entries("/questions/flash-attention/") == [
         ("Questions", "/questions/", True), ("Problems", "/problems/", False), ("Practice", "/practice/", False),
-        ("Mock interview", "/mock-interviews/", False), ("Sets", "/sets/", False),
+        ("Interviews", "/mock-interviews/", False), ("Sets", "/sets/", False),
     ]

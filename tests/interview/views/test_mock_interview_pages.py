@@ -96,7 +96,11 @@ def test_another_users_interview_is_not_found(client, started):
     assert client.get(f"/mock-interviews/{started.pk}/report/").status_code == 404
 
 
-def test_past_interviews_are_listed_with_their_reports(user_client, clock, started):
+def test_past_interviews_are_listed_with_their_scores_and_reports(user_client, clock, started):
+    user_client.post(f"/mock-interviews/{started.pk}/items/1/answer", {"answer": "An online softmax, tiles in SRAM."})
+    html = user_client.get("/mock-interviews/").content.decode()
+    assert "On the clock" in html and f'href="/mock-interviews/{started.pk}/"' in html
     clock.advance(hours=1)
     html = user_client.get("/mock-interviews/").content.decode()
     assert f'href="/mock-interviews/{started.pk}/report/"' in html
+    assert '<td class="num">50%</td>' in html
