@@ -216,10 +216,24 @@ class ApiTokenAdmin(admin.ModelAdmin):
         return False
 
 
+class ProblemSetItemForm(forms.ModelForm):
+    class Meta:
+        model = ProblemSetItem
+        fields = ("position", "question", "problem")
+
+    def has_changed(self):
+        # A blank new row is no item, even when the drag handles gave it a position.
+        chosen = self.data.get(self.add_prefix("question")) or self.data.get(self.add_prefix("problem"))
+        if self.instance.pk is None and not chosen:
+            return False
+        return super().has_changed()
+
+
 class ProblemSetItemInline(admin.TabularInline):
     """The set's items in order: drag a row by its handle (or edit the positions), then save."""
 
     model = ProblemSetItem
+    form = ProblemSetItemForm
     fields = ("position", "question", "problem")
     autocomplete_fields = ("question", "problem")
     extra = 1

@@ -73,6 +73,15 @@ def test_reordering_in_the_admin_changes_the_order_on_the_page(curator):
     assert titles(curator.get("/sets/loop/").content.decode()) == ["Beta", "Gamma", "Alpha"]
 
 
+def test_a_blank_row_is_ignored_and_an_unnumbered_new_item_goes_last(curator):
+    a, b, c = QuestionFactory(title="Alpha"), QuestionFactory(title="Beta"), QuestionFactory(title="Gamma")
+    items = [{"position": 1, "question": a.pk}, {"position": 0, "question": c.pk}, {"position": 2, "question": b.pk},
+             {"position": 4}]  # the extra row the drag script numbered, left blank
+    response = curator.post(ADD_URL, inline_form(set_fields(slug="loop", title="Loop"), items))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert titles(curator.get("/sets/loop/").content.decode()) == ["Alpha", "Beta", "Gamma"]
+
+
 def test_an_item_must_be_a_question_or_a_problem_not_both(curator):
     question, problem = QuestionFactory(), ProblemFactory()
     response = curator.post(ADD_URL, inline_form(set_fields(), [{"position": 1, "question": question.pk,
