@@ -1,6 +1,6 @@
 # expect: wrong_answer
 # mistake: the merged heads are copied into x to save an allocation, overwriting the caller's input (and breaking autograd when x requires grad)
-# message: input was modified
+# message: x was modified in place
 import math
 
 import torch
