@@ -1,0 +1,28 @@
+# expect: wrong_answer
+# mistake: the attention weights are kept for inspection with .detach() and the detached copy is what multiplies v, so no gradient flows back through the scores into q and k
+# message: gradient
+import math
+
+import torch
+from torch import nn
+
+
+class MHSA(nn.Module):
+    def __init__(self, d_model: int, n_heads: int, causal: bool = False) -> None:
+        super().__init__()
+        self.h, self.dk, self.causal = n_heads, d_model // n_heads, causal
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.out = nn.Linear(d_model, d_model)
+        self.last_attention = None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).split(C, dim=-1)
+        q, k, v = (t.view(B, T, self.h, self.dk).transpose(1, 2) for t in (q, k, v))
+        att = q @ k.transpose(-2, -1) / math.sqrt(self.dk)
+        if self.causal:
+            mask = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device), 1)
+            att = att.masked_fill(mask, float("-inf"))
+        self.last_attention = att.softmax(-1).detach()
+        y = self.last_attention @ v
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
