@@ -1,0 +1,127 @@
+"""Trusted checker: inputs from a seed, and comparison against SwiGLU computed here in float64.
+
+Tolerance: per output, the larger of a few times the reference's own error against the float64 result
+(measured on these very inputs) and a few rounding units of the output's magnitude, so that fused,
+einsum, hand-written-backward and plain styles all pass. When the output is wrong, the message names the
+classic mistake it reproduces (another gate activation, the gate and up projections swapped, a weight
+applied transposed), when it reproduces one.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from runner import compare
+from runner.problems import load_sibling
+
+driver = load_sibling(__file__, "driver.py")
+REFERENCE_ERROR_MULTIPLE = 8.0
+ROUNDING_UNITS = 32.0
+AXES = {"y": "..., feature", "x.grad": "..., feature", "w1.weight.grad": "hidden unit, input feature",
+        "w3.weight.grad": "hidden unit, input feature", "w2.weight.grad": "output feature, hidden unit"}
+
+
+def inputs(params, generator):
+    d, hidden = params["d_model"], params["d_hidden"]
+    dtype = driver.DTYPES[params["dtype"]]
+
+    def normal(*shape, std):
+        return (torch.randn(shape, generator=generator, dtype=torch.float64) * std).to(dtype)
+
+    drawn = {"w1.weight": normal(hidden, d, std=d ** -0.5), "w3.weight": normal(hidden, d, std=d ** -0.5),
+             "w2.weight": normal(d, hidden, std=hidden ** -0.5), "x": normal(*params["shape"], d, std=1.0)}
+    if params["grad"]:
+        drawn["dy"] = normal(*params["shape"], d, std=1.0)
+    return drawn
+
+
+def swiglu(x, weights, *, gate=F.silu, swap_gate_and_up=False, activate_product=False, transposed=()):
+    """w2(gate(w1 x) * w3 x); the keywords describe the classic mistakes, their defaults the interface."""
+    w = {name: weights[name].T if name in transposed else weights[name] for name in driver.PARAMETERS}
+    gate_in, up = F.linear(x, w["w1.weight"]), F.linear(x, w["w3.weight"])
+    if swap_gate_and_up:
+        gate_in, up = up, gate_in
+    hidden = gate(gate_in * up) if activate_product else gate(gate_in) * up
+    return F.linear(hidden, w["w2.weight"])
+
+
+def exact(params, inputs):
+    """The float64 truth: y, and with grad tests the gradients, by output name."""
+    def leaf(tensor):
+        return tensor.detach().to(torch.float64, copy=True).requires_grad_(params["grad"])
+
+    weights = {name: leaf(inputs[name]) for name in driver.PARAMETERS}
+    x = leaf(inputs["x"])
+    y = swiglu(x, weights)
+    truth = {"y": y.detach()}
+    if params["grad"]:
+        grads = torch.autograd.grad(y, [x, *weights.values()], inputs["dy"].to(torch.float64))
+        truth.update({f"{name}.grad": g for name, g in zip(("x", *driver.PARAMETERS), grads)})
+    return truth
+
+
+def tolerance(got_dtype, expected, truth):
+    """Allowed absolute error: a multiple of the reference's own error, or a few rounding units."""
+    if not truth.numel():
+        return 0.0
+    reference_error = (expected.to(torch.float64) - truth).abs().nan_to_num(nan=math.inf).max().item()
+    magnitude = truth.abs().max().item()
+    return max(REFERENCE_ERROR_MULTIPLE * reference_error, ROUNDING_UNITS * torch.finfo(got_dtype).eps * magnitude)
+
+
+def check(params, inputs, got, expected):
+    """None if the output and every gradient are right, else what is wrong and, if known, why."""
+    call = f"SwiGLU({params['d_model']}, {params['d_hidden']}) on x of shape {tuple(inputs['x'].shape)}, " \
+           f"{params['dtype']}"
+    truth = exact(params, inputs)
+    for name in truth:
+        mismatch = compare.layout(name, got.get(name), expected[name])
+        if mismatch:
+            return f"{call}: {mismatch}"
+    for name, right in truth.items():
+        allowed = tolerance(got[name].dtype, expected[name], right)
+        message = compare.tensors(f"{name}[{AXES[name]}]", got[name].to(torch.float64), right, atol=allowed, rtol=0)
+        if not message:
+            continue
+        if name == "y":
+            mistake = matching_mistake(params, inputs, got["y"].to(torch.float64), right, allowed)
+            return f"{call}: {message}." + (f" This is exactly what {mistake}." if mistake else "")
+        return (f"{call}: {message}. The output is right but this gradient is not: check a custom backward, or "
+                "anything detached or computed outside autograd.")
+    return None
+
+
+def mistakes(params):
+    """(description, swiglu keywords) for each classic mistake, in the order they are tried."""
+    found = [
+        ("SiLU on w3(x) with w1(x) as the linear branch gives: w1 is the gate, the projection that goes through "
+         "SiLU, and w3 the up projection", {"swap_gate_and_up": True}),
+        ("a GELU gate gives, which makes GeGLU: SwiGLU's gate is SiLU(z) = z * sigmoid(z)", {"gate": F.gelu}),
+        ("a tanh-approximated GELU gate gives, which makes GeGLU: SwiGLU's gate is SiLU(z) = z * sigmoid(z)",
+         {"gate": lambda z: F.gelu(z, approximate="tanh")}),
+        ("a sigmoid gate gives, the original GLU: SwiGLU's gate is SiLU(w1(x)) = w1(x) * sigmoid(w1(x))",
+         {"gate": torch.sigmoid}),
+        ("a ReLU gate gives, which makes ReGLU: SwiGLU's gate is SiLU(z) = z * sigmoid(z)", {"gate": F.relu}),
+        ("a gate without activation gives, a bilinear layer: SwiGLU's gate is SiLU(w1(x))",
+         {"gate": lambda z: z}),
+        ("SiLU applied to the product w1(x) * w3(x) gives: SiLU belongs on the gate w1(x) alone, which then "
+         "multiplies w3(x)", {"activate_product": True}),
+    ]
+    if params["d_model"] == params["d_hidden"]:
+        found += [(f"applying {name} transposed gives: nn.Linear computes x @ weight.T, with the weight stored "
+                   "as (out_features, in_features)", {"transposed": (name,)}) for name in driver.PARAMETERS]
+    return found
+
+
+def matching_mistake(params, inputs, y, right, allowed):
+    """The description of the classic mistake whose output the submission reproduces, or None."""
+    weights = {name: inputs[name].to(torch.float64) for name in driver.PARAMETERS}
+    x = inputs["x"].to(torch.float64)
+    off_by = (y - right).abs().nan_to_num(nan=math.inf).max().item()
+    close = max(4 * allowed, 0.01 * off_by if math.isfinite(off_by) else 0.0)
+    for description, keywords in mistakes(params):
+        candidate = swiglu(x, weights, **keywords)
+        if (candidate - right).abs().max().item() > allowed and (y - candidate).abs().max().item() <= close:
+            return description
+    return None
