@@ -12,7 +12,6 @@ import torch.distributed as dist
 from torch import nn
 
 LEARNING_RATE = 0.1
-FULL_TENSORS = ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias")
 # Every other collective is forbidden by the problem, so these are all that can be counted here.
 ALL_REDUCES = ("c10d::allreduce_", "c10d::allreduce_coalesced_", "_c10d_functional::all_reduce",
                "_c10d_functional::all_reduce_", "_c10d_functional::all_reduce_coalesced",
@@ -27,10 +26,11 @@ def run(solution, params, inputs, ctx):
         return expect_refusal(solution, d_model, d_hidden, group, world, where, ctx)
     module, passed = loaded(solution, inputs, d_model, d_hidden, group)
     check_holdings(module, passed, d_model, d_hidden, world, where, ctx)
-    if not list(module.parameters()):
+    # What torch.optim.SGD(module.parameters()) would hold if it were built here.
+    parameters = list(module.parameters())
+    if not parameters:
         raise ctx.WrongAnswer(f"{where}the module has no parameters after load_full; its trainable values must "
                               "be nn.Parameters, so that an optimiser built from module.parameters() can train them")
-    optimizer = torch.optim.SGD(module.parameters(), lr=LEARNING_RATE)
     outputs = {}
     for call in range(len(params["leading"])):
         given = inputs[f"g{index}.x{call}"]
@@ -53,7 +53,7 @@ def run(solution, params, inputs, ctx):
         outputs[f"out{call}"] = out.detach()
         outputs[f"x.grad{call}"] = x.grad
         outputs[f"all_reduces{call}"] = torch.tensor([forward, backward])
-    optimizer.step()
+    sgd_step(parameters)
     given = inputs[f"g{index}.x_after_step"]
     before = all_reduce_count(ctx)
     with torch.no_grad():
@@ -118,11 +118,11 @@ def check_holdings(module, passed, d_model, d_hidden, world, where, ctx):
                 for name, size in hidden.items()]
     if total > limit:
         raise ctx.MemoryLimitExceeded(
-            f"{where}the module holds {total} bytes of tensor storage after load_full; the limit is {limit} bytes, its "
-            f"1/{world} share of fc1 and fc2 plus fc2's bias of d_model={d_model}, in float32 ({'; '.join(holders)}). A "
-            "tensor keeps its whole storage alive: a slice of a full weight (and .contiguous() of a slice that is "
-            "already contiguous) is a view of all of it; copy the shard instead (.clone(), or copy_ into a "
-            "parameter of the shard's size)")
+            f"{where}the module holds {total} bytes of tensor storage after load_full; the limit is {limit} bytes, "
+            f"its 1/{world} share of fc1 and fc2 plus fc2's bias of d_model={d_model}, in float32 "
+            f"({'; '.join(holders)}). A tensor keeps its whole storage alive: a slice of a full weight (and "
+            ".contiguous() of a slice that is already contiguous) is a view of all of it; copy the shard instead "
+            "(.clone(), or copy_ into a parameter of the shard's size)")
     if alive:
         raise ctx.WrongAnswer(
             f"{where}after load_full returned and the caller dropped fc1 and fc2, the module still keeps the "
@@ -162,6 +162,15 @@ def check_output(out, given, where, ctx):
     if out.shape != given.shape:
         raise ctx.WrongAnswer(f"{where}forward mapped x of shape {tuple(given.shape)} to shape {tuple(out.shape)}; "
                               "the full output has the input's shape")
+
+
+def sgd_step(parameters):
+    """torch.optim.SGD's step without momentum, written out: building an optimiser imports torch._dynamo on
+    first use, over a second of CPU time in every rank process, charged to the submission's first test."""
+    with torch.no_grad():
+        for parameter in parameters:
+            if parameter.grad is not None:
+                parameter.add_(parameter.grad, alpha=-LEARNING_RATE)
 
 
 def all_reduce_count(ctx):
