@@ -38,6 +38,8 @@ urlpatterns = [
          name="mock_interview_item"),
     path("mock-interviews/<int:pk>/items/<int:position>/answer", mock_interviews.mock_interview_answer_view,
          name="mock_interview_answer"),
+    path("mock-interviews/<int:pk>/items/<int:position>/submit", mock_interviews.mock_interview_submit_view,
+         name="mock_interview_submit"),
     path("mock-interviews/<int:pk>/items/<int:position>/key-points", mock_interviews.mock_interview_key_points_view,
          name="mock_interview_key_points"),
     path("mock-interviews/<int:pk>/finish", mock_interviews.mock_interview_finish_view, name="mock_interview_finish"),

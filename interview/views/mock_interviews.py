@@ -2,7 +2,8 @@
 
 The page's countdown (mock_interview.js) only displays `ends_at`; the services refuse what arrives after it.
 Coding items reuse the problem page's editor and live results (judge.js) against the interview's own
-submission and draft endpoints (interview.views.mock_interview_api).
+submission and draft endpoints (interview.views.mock_interview_api); without JavaScript their form posts
+here and lands on the submission's page.
 """
 
 import uuid
@@ -17,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from interview.models import Level, MockInterview, MockInterviewItem, ProblemSet
+from interview.models import Level, MockInterview, MockInterviewItem, ProblemSet, Suite
 from interview.models.mock_interviews import DURATIONS
 from interview.rendering import render_user_markdown
 from interview.selectors.mock_interviews import (
@@ -26,8 +27,9 @@ from interview.selectors.mock_interviews import (
 from interview.selectors.problem_sets import published_sets
 from interview.services.mock_interviews import (
     InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_finish,
-    mock_interview_open, mock_interview_start,
+    mock_interview_open, mock_interview_start, mock_interview_submit,
 )
+from interview.services.submissions import Refused
 from interview.views.problems import EDITOR_SCRIPT, EDITOR_STYLESHEET
 
 
@@ -132,6 +134,25 @@ def mock_interview_answer_view(request, pk: int, position: int):
     messages.success(request, "Answer saved. You can change it until the time is up.")
     following = item.interview.items.filter(position=position + 1).first()
     return redirect(following or item)
+
+
+@login_required
+@require_POST
+def mock_interview_submit_view(request, pk: int, position: int):
+    """The coding item's Run or Submit without JavaScript: send it, then show the submission's page."""
+    item = _own_item(request, pk, position)
+    source = request.POST.get("source", "").replace("\r\n", "\n")
+    suite = Suite.SAMPLE if request.POST.get("tests") == Suite.SAMPLE else Suite.ALL
+    try:
+        created = mock_interview_submit(item=item, source=source, suite=suite,
+                                        idempotency_key=request.POST.get("idempotency_key", "")[:64] or None)
+    except InterviewOver as over:
+        messages.error(request, str(over))
+        return redirect("mock_interview_report", pk=pk)
+    except (InterviewError, Refused) as refusal:
+        messages.error(request, getattr(refusal, "message", str(refusal)))
+        return redirect(item)
+    return redirect(created.submission)
 
 
 @login_required

@@ -104,3 +104,27 @@ def test_past_interviews_are_listed_with_their_scores_and_reports(user_client, c
     html = user_client.get("/mock-interviews/").content.decode()
     assert f'href="/mock-interviews/{started.pk}/report/"' in html
     assert '<td class="num">50%</td>' in html
+
+
+def test_code_posted_without_javascript_is_judged_for_the_interview_until_the_end(
+    client, clock, softmax, embedded_queue, django_capture_on_commit_callbacks
+):
+    from interview.models import Submission
+    from tests.judging_support import SOFTMAX_REFERENCE
+
+    user = UserFactory()
+    client.force_login(user)
+    response = client.post("/mock-interviews/start", {"set": make_set(softmax, slug="code").slug, "duration": "30"})
+    interview = MockInterview.objects.get(user=user)
+    url = f"/mock-interviews/{interview.pk}/items/1/submit"
+    assert f'action="{url}"' in client.get(response.url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"source": SOFTMAX_REFERENCE, "tests": "all"})
+    submission = Submission.objects.get()
+    assert response.url == submission.get_absolute_url()
+    assert submission.mock_interview_attempt.item.interview == interview
+    assert embedded_queue.taken() == [submission.pk]
+    clock.advance(minutes=30)
+    response = client.post(url, {"source": SOFTMAX_REFERENCE, "tests": "all"})
+    assert response.url == f"/mock-interviews/{interview.pk}/report/"
+    assert Submission.objects.count() == 1
