@@ -58,7 +58,6 @@ def check_group(params, inputs, got, expected, index, ranks):
         x = inputs[f"g{index}.x{call}"]
         for group_rank, rank in enumerate(ranks):
             where = place(params, ranks, rank, f"x of shape {tuple(x.shape)}")
-            counts = got.get(f"all_reduces{call}@{rank}")
             message = differs("the output", got, expected, f"out{call}@{rank}", out)
             if message:
                 diagnosis = output_diagnosis(full, x, got[f"out{call}@{rank}"], len(ranks))
@@ -69,22 +68,22 @@ def check_group(params, inputs, got, expected, index, ranks):
             if message:
                 diagnosis = gradient_diagnosis(full, x, inputs[f"g{index}.grad{call}"], got[f"x.grad{call}@{rank}"],
                                                group_rank, len(ranks))
-                return f"{where}: {message}{diagnosis or backward_note(counts)}"
-            message = count_message(counts)
+                return f"{where}: {message}{diagnosis or backward_note(got, expected, f'all_reduces{call}@{rank}')}"
+            message = count_message(got, expected, f"all_reduces{call}@{rank}")
             if message:
                 return f"{where}: {message}"
     full.apply_sgd_step()
-    x = inputs[f"g{index}.x_after_step"]
-    after = full.forward(x)
+    with torch.no_grad():
+        after = full.forward(inputs[f"g{index}.x_after_step"])
     for rank in ranks:
         message = differs("the output", got, expected, f"out_after_step@{rank}", after)
         if message:
             return (f"{place(params, ranks, rank, f'after one SGD step (lr={LEARNING_RATE}) on both')}: {message} — "
                     "the outputs agreed before the step, so the parameters' gradients are not this rank's share of "
                     "the full MLP's (or a trainable value is not an nn.Parameter the optimiser sees)")
-        forward = int(got[f"all_reduces_after_step@{rank}"][0])
-        if forward != 1:
-            return f"{place(params, ranks, rank, 'after the step, under no_grad')}: {forward_message(forward)}"
+        message = count_message(got, expected, f"all_reduces_after_step@{rank}")
+        if message:
+            return f"{place(params, ranks, rank, 'after the step, under no_grad')}: {message}"
     return None
 
 
@@ -176,17 +175,22 @@ def gradient_diagnosis(full, x, grad, got, group_rank, world):
     return ""
 
 
-def backward_note(counts):
-    backward = int(counts[1])
-    return "" if backward == 1 else f" ({backward_message(backward)})"
+def backward_note(got, expected, name):
+    if compare.layout("the all-reduce counts", got.get(name), expected[name]) or int(got[name][1]) == 1:
+        return ""
+    return f" ({backward_message(int(got[name][1]))})"
 
 
-def count_message(counts):
-    forward, backward = (int(count) for count in counts)
-    if forward != 1:
-        return forward_message(forward)
-    if backward != 1:
-        return backward_message(backward)
+def count_message(got, expected, name):
+    """Why the all-reduces the driver counted in forward (and backward, when it ran) are not one each."""
+    mismatch = compare.layout("the all-reduce counts", got.get(name), expected[name])
+    if mismatch:
+        return mismatch
+    counts = [int(count) for count in got[name]]
+    if counts[0] != 1:
+        return forward_message(counts[0])
+    if len(counts) > 1 and counts[1] != 1:
+        return backward_message(counts[1])
     return None
 
 
