@@ -1,12 +1,17 @@
 """Distributed problems: several rank processes inside the one sandbox, behind one controller.
 
-The controller (the harness the judge started) spawns one fresh interpreter per rank (never a fork: a
-rank may initialise CUDA), forwards the load and every request to all ranks, and merges their answers:
+The controller (the harness the judge started) starts one process per rank before any submission code has
+run in it, forwards the load and every request to all ranks, and merges their answers:
 outputs come back named `name@rank`, statuses and observations are combined. The ranks join a gloo
 process group on loopback (the sandbox's network namespace has nothing else) with a timeout on every
 collective, so a rank that never joins a collective becomes an error, not a hang. A test may ask for a
 world size other than the problem's (params["world_size"]); the load names every size the run needs and
 each gets its own group of ranks, all started before the first test.
+
+On the CPU a rank is a fork of the controller, which has imported torch and paid its first-use costs, and has
+run nothing else: a rank is ready in milliseconds instead of the second or two a fresh interpreter takes, and
+each keeps only its own pipes (a submission loaded in a rank must not reach the controller's pipe to the
+judge). On CUDA a rank is a fresh interpreter: the controller has initialised CUDA, which a fork cannot use.
 """
 
 from __future__ import annotations
@@ -33,26 +38,54 @@ class RankGroup:
         port = free_port()
         self.world_size = world_size
         self.ranks = []
+        timeout_s = float(load.header.get("collective_timeout_s", 5))
+        if device == "cpu":
+            import torch.distributed  # noqa: F401  (imported once here rather than in every forked rank)
         for rank in range(world_size):
             request_read, request_write = os.pipe()
             response_read, response_write = os.pipe()
-            argv = [sys.executable, "-s", "-P", "-B", "-m", "harness", str(request_read), str(response_write),
-                    device, str(rank), str(world_size), str(port), str(load.header.get("collective_timeout_s", 5))]
-            process = subprocess.Popen(argv, pass_fds=(request_read, response_write), stdin=subprocess.DEVNULL)
+            if device == "cpu":
+                _fork_rank(request_read, response_write, rank, world_size, port, timeout_s)
+            else:
+                argv = [sys.executable, "-s", "-P", "-B", "-m", "harness", str(request_read), str(response_write),
+                        device, str(rank), str(world_size), str(port), str(timeout_s)]
+                subprocess.Popen(argv, pass_fds=(request_read, response_write), stdin=subprocess.DEVNULL)
             os.close(request_read)
             os.close(response_write)
-            self.ranks.append((process, wire.open_pipe(request_write, "w"), wire.open_pipe(response_read, "r")))
-        for _, _, responses in self.ranks:
+            self.ranks.append((wire.open_pipe(request_write, "w"), wire.open_pipe(response_read, "r")))
+        for _, responses in self.ranks:
             wire.read_frame(responses)
         self.loaded = self._all({**load.header, "world_size": world_size}, {}, load.blobs, per_rank=True)
 
     def _all(self, header: dict[str, Any], tensors, blobs=None, per_rank: bool = False) -> list[wire.Frame]:
-        for rank, (_, requests, _) in enumerate(self.ranks):
+        for rank, (requests, _) in enumerate(self.ranks):
             wire.write_frame(requests, {**header, "rank": rank} if per_rank else header, tensors, blobs)
-        return [wire.read_frame(responses) for _, _, responses in self.ranks]
+        return [wire.read_frame(responses) for _, responses in self.ranks]
 
     def request(self, frame: wire.Frame) -> tuple[dict[str, Any], dict]:
         return merge(self._all(frame.header, frame.tensors))
+
+
+def _fork_rank(request_fd: int, response_fd: int, rank: int, world_size: int, port: int, timeout_s: float) -> None:
+    """Start a rank as a fork of this controller; in the child, serve as that rank and never return."""
+    if os.fork() != 0:
+        return
+    try:
+        keep = sorted({0, 1, 2, request_fd, response_fd})
+        for low, high in zip(keep, keep[1:] + [_fd_bound()]):
+            os.closerange(low + 1, high)
+        from .serve import serve_rank
+
+        serve_rank(request_fd, response_fd, rank, world_size, port, timeout_s)
+    finally:
+        os._exit(0)
+
+
+def _fd_bound() -> int:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 16
 
 
 def merge(frames: list[wire.Frame]) -> tuple[dict[str, Any], dict]:

@@ -266,6 +266,21 @@ def main(argv: list[str]) -> None:
         from .ranks import join_group
 
         join_group(int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6]))
+    _serve_started(requests, responses)
+
+
+def serve_rank(request_fd: int, response_fd: int, rank: int, world_size: int, port: int, timeout_s: float) -> None:
+    """A rank forked from its controller (see ranks.py): torch is warm already; join the group and serve."""
+    global HARNESS_PID
+    HARNESS_PID = os.getpid()
+    from .ranks import join_group
+
+    join_group(rank, world_size, port, timeout_s)
+    _serve_started(wire.open_pipe(request_fd, "r"), wire.open_pipe(response_fd, "w"))
+
+
+def _serve_started(requests, responses) -> None:
+    """Say ready, take the load, and serve it: one submission, or (a controller) its group of ranks."""
     wire.write_frame(responses, {"type": "ready", "pid": os.getpid(), "torch": torch.__version__,
                                  "python": sys.version.split()[0]})
     load = wire.read_frame(requests)

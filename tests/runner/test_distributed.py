@@ -1,4 +1,4 @@
-"""Distributed problems: ranks spawned inside one sandbox, gloo on loopback, collectives counted."""
+"""Distributed problems: ranks inside one sandbox, gloo on loopback, collectives counted."""
 
 import pytest
 
@@ -24,3 +24,38 @@ def test_each_solution_gets_its_declared_verdict(path):
     assert verdict.verdict == expected, verdict.tests
     if message:
         assert message in verdict.tests[0].message
+
+
+def test_a_rank_holds_no_pipe_but_its_own():
+    """A rank is forked from its controller on the CPU: were the controller's pipes to the judge left open in
+    it, a submission could answer for the whole sandbox."""
+    source = b'''import os
+import torch
+import torch.distributed as dist
+
+
+def links(pid):
+    found = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            found.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except FileNotFoundError:  # the listing's own descriptor, closed by now
+            pass
+    return found
+
+
+def reduce_sum(x: torch.Tensor) -> torch.Tensor:
+    controller = os.getppid()
+    argv = open(f"/proc/{controller}/cmdline", "rb").read().split(b"\\0")
+    judge_pipes = {os.readlink(f"/proc/{controller}/fd/{int(fd)}") for fd in argv[-4:-2]}
+    if not all(link.startswith("pipe:") for link in judge_pipes):
+        raise RuntimeError(f"the controller's pipes are not {judge_pipes}")
+    held = judge_pipes & links(os.getpid())
+    if held:
+        raise RuntimeError(f"rank {dist.get_rank()} holds the controller's pipes {held}")
+    total = x.clone()
+    dist.all_reduce(total)
+    return total
+'''
+    verdict = judge_for_tests(PROBLEM, source, tests="all")
+    assert verdict.verdict == "accepted", verdict.tests
