@@ -2,20 +2,21 @@
 
 Each request is bracketed by what the trusted side can see for itself: wall time, CPU time of the whole
 sandbox (threads and children included), and the harness process's peak resident memory, reset before the
-request (writing 5 to /proc/<pid>/clear_refs) and read after it (VmHWM).
+request (writing 5 to /proc/<pid>/clear_refs) and read after it (VmHWM). All of it is read through the
+sandbox's own procfs (see sandbox.procs), a few files per process of the sandbox.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
 from .harness import wire
 from .sandbox import Ended, SandboxOptions, procs, start
-from .sandbox.process import PROTOCOL
+from .sandbox.process import PROTOCOL, in_background
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
 MAX_RESPONSE_BYTES = 256 << 20
@@ -72,21 +73,25 @@ class Observed:
 class Harness:
     """A started harness process, ready for one submission."""
 
-    def __init__(self, options: SandboxOptions, *, memory_limit_bytes: int, threads: int, gpu_index: int | None):
+    def __init__(self, options: SandboxOptions, *, memory_limit_bytes: int, threads: int, gpu_index: int | None,
+                 idle: bool = False):
         self.process, self.sandbox = start(options, memory_limit_bytes=memory_limit_bytes, threads=threads,
-                                           gpu_index=gpu_index, max_response_bytes=MAX_RESPONSE_BYTES)
+                                           gpu_index=gpu_index, max_response_bytes=MAX_RESPONSE_BYTES, idle=idle)
         self.harness_pid: int | None = None
+        self._view = procs.HOST
         self.ready: dict[str, Any] = {}
+        # Called once, as closing begins: how a warm pool learns that the judge it lent this process to is done.
+        self.on_done: Callable[[], None] | None = None
 
-    def wait_ready(self) -> None:
+    def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> None:
         """Block until the harness has imported torch; no submission code has run yet. Idempotent, so a
         harness started ahead of time (a warm pool) can be handed to a judge already ready."""
         if self.ready:
             return
-        self.ready = self.process.receive(timeout_s=READY_TIMEOUT_S).header
-        pids = self.process.pids()
-        leaves = [pid for pid in pids if pid not in procs.parents(pids)]
-        self.harness_pid = max(leaves) if leaves else None
+        self.ready = self.process.receive(timeout_s=timeout_s).header
+        view, pids = self.process.processes()
+        leaves = [pid for pid in pids if pid not in procs.parents(pids, view)]
+        self._view, self.harness_pid = view, (max(leaves) if leaves else None)
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""
@@ -96,25 +101,37 @@ class Harness:
     def request(self, header: dict[str, Any], tensors: dict[str, torch.Tensor], *,
                 timeout_s: float) -> tuple[wire.Frame, Observed]:
         """One request, its answer type-checked, and what the trusted side observed around it."""
-        pids = self.process.pids()
-        cpu_before = _cpu(pids)
-        rss_before = procs.peak_rss_reset(self.harness_pid) if self.harness_pid else None
+        cpu_before = _cpu(*self.process.processes())
+        rss_before = procs.peak_rss_reset(self.harness_pid, self._view) if self.harness_pid else None
         started = time.monotonic()
         frame = self.process.request(header, tensors, timeout_s=timeout_s)
         wall = time.monotonic() - started
-        peak = procs.status_bytes(self.harness_pid, "VmHWM") if self.harness_pid else None
+        peak = procs.status_bytes(self.harness_pid, "VmHWM", self._view) if self.harness_pid else None
+        cpu_after = _cpu(*self.process.processes())
         growth = peak - rss_before if peak is not None and rss_before is not None else None
         expected_type = "timed" if header["type"] == "time" else "result"
         frame.header = checked_answer(frame.header, expected_type, header.get("iterations"))
-        return frame, Observed(wall_s=wall, cpu_s=_cpu(self.process.pids()) - cpu_before, rss_growth_bytes=growth)
+        return frame, Observed(wall_s=wall, cpu_s=cpu_after - cpu_before, rss_growth_bytes=growth)
 
     def output(self) -> tuple[str, str]:
-        return self.process.stdout.text(), self.process.stderr.text()
+        return self.process.output()
+
+    def close_in_background(self) -> None:
+        """close() in a thread of its own: a process that held torch takes tens of milliseconds to exit, and
+        nothing of the verdict waits for that (the sandbox is killed already; its uid waits)."""
+        self._done()
+        in_background(self.close)
 
     def close(self) -> None:
+        self._done()
         self.process.close()
 
+    def _done(self) -> None:
+        done, self.on_done = self.on_done, None
+        if done is not None:
+            done()
 
-def _cpu(pids: list[int]) -> float:
-    return max(procs.thread_cpu_seconds(pids), procs.cpu_seconds(pids))
+
+def _cpu(view: procs.ProcView, pids: list[int]) -> float:
+    return max(procs.thread_cpu_seconds(pids, view), procs.cpu_seconds(pids, view))
 

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bwrap, procs, seccomp
+from . import bwrap, gpus, procs, seccomp
 from .process import Ended, SandboxProcess
 
 HARNESS_DIR = str(Path(__file__).resolve().parent.parent / "harness")
@@ -137,7 +137,7 @@ class _Slot:
         os.close(self.fd)
 
 
-def _environment(python_path: str, threads: int, gpu_index: int | None, home: str) -> dict[str, str]:
+def _environment(python_path: str, threads: int, gpu: gpus.Gpu | None, home: str) -> dict[str, str]:
     env = {
         "PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "PYTHONPATH": python_path,
         "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
@@ -145,37 +145,43 @@ def _environment(python_path: str, threads: int, gpu_index: int | None, home: st
     }
     if os.environ.get("LD_LIBRARY_PATH"):
         env["LD_LIBRARY_PATH"] = os.environ["LD_LIBRARY_PATH"]
-    if gpu_index is not None:
-        env.update(CUDA_VISIBLE_DEVICES=str(gpu_index), CUDA_DEVICE_ORDER="PCI_BUS_ID")
+    if gpu is not None:
+        env.update(CUDA_VISIBLE_DEVICES=gpu.cuda_visible, CUDA_DEVICE_ORDER="PCI_BUS_ID")
     return env
 
 
 def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1, gpu_index: int | None = None,
-          max_response_bytes: int = 256 << 20) -> tuple[SandboxProcess, str]:
-    """A new harness process and the words that describe its isolation."""
+          max_response_bytes: int = 256 << 20, idle: bool = False) -> tuple[SandboxProcess, str]:
+    """A new harness process and the words that describe its isolation; idle: under SCHED_IDLE until
+    SandboxProcess.raise_priority()."""
+    try:
+        gpu = None if gpu_index is None else gpus.gpu(gpu_index)
+    except gpus.GpuNotFound as error:
+        raise SandboxUnavailable(str(error)) from None
     if _choose(options) == "plain":
-        return _start_plain(memory_limit_bytes, threads, gpu_index, max_response_bytes), PLAIN
+        return _start_plain(memory_limit_bytes, threads, gpu, max_response_bytes, idle), PLAIN
     bwrap_path = _tool(options.bwrap, "bwrap")
     setpriv_path = _tool(options.setpriv, "setpriv")
     layout = bwrap.Layout(
         python=sys.executable, harness_dir=HARNESS_DIR,
         ro_paths=bwrap.minimal_roots(bwrap.interpreter_paths() + _tool_dirs(bwrap_path, setpriv_path)),
-        gpu_index=gpu_index, tmp_bytes=options.tmp_bytes, shm_bytes=options.shm_bytes,
-        env=_environment(bwrap.HARNESS_MOUNT, threads, gpu_index, "/tmp"),
+        gpu_minor=gpu.minor if gpu else None, tmp_bytes=options.tmp_bytes, shm_bytes=options.shm_bytes,
+        env=_environment(bwrap.HARNESS_MOUNT, threads, gpu, "/tmp"),
     )
     seccomp_fd = seccomp.program_fd()
     try:
         if os.geteuid() != 0:
             process = SandboxProcess(
                 lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
-                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes)
+                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes,
+                pid_namespace=True, idle=idle)
             return process, f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
         slot = _Slot(options)
         try:
             process = SandboxProcess(
                 lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path, setpriv_path),
                 extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid,
-                max_payload_bytes=max_response_bytes, on_close=slot.release)
+                max_payload_bytes=max_response_bytes, on_close=slot.release, pid_namespace=True, idle=idle)
         except BaseException:
             slot.release()
             raise
@@ -184,11 +190,12 @@ def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
         os.close(seccomp_fd)
 
 
-def _start_plain(memory_limit_bytes: int, threads: int, gpu_index: int | None,
-                 max_response_bytes: int) -> SandboxProcess:
+def _start_plain(memory_limit_bytes: int, threads: int, gpu: gpus.Gpu | None,
+                 max_response_bytes: int, idle: bool) -> SandboxProcess:
     home = tempfile.mkdtemp(prefix="judge-")
-    env = _environment(str(Path(HARNESS_DIR).parent), threads, gpu_index, home)
+    env = _environment(str(Path(HARNESS_DIR).parent), threads, gpu, home)
+    layout = bwrap.Layout(sys.executable, HARNESS_DIR, [], gpu.minor if gpu else None)
     return SandboxProcess(
-        lambda *fds: bwrap.harness_command(bwrap.Layout(sys.executable, HARNESS_DIR, [], gpu_index), list(fds)),
+        lambda *fds: bwrap.harness_command(layout, list(fds)),
         memory_limit_bytes=memory_limit_bytes, env=env, cwd=home, max_payload_bytes=max_response_bytes,
-        on_close=lambda: shutil.rmtree(home, ignore_errors=True))
+        on_close=lambda: shutil.rmtree(home, ignore_errors=True), idle=idle)

@@ -38,7 +38,7 @@ class Layout:
     python: str
     harness_dir: str
     ro_paths: list[str]
-    gpu_index: int | None = None
+    gpu_minor: int | None = None  # the GPU's node, /dev/nvidia<minor> (see gpus.py)
     tmp_bytes: int = 256 << 20
     shm_bytes: int = 256 << 20
     env: dict[str, str] = field(default_factory=dict)
@@ -104,14 +104,14 @@ def _filesystem_args(layout: Layout) -> list[str]:
     # Read-only hardware description: PyTorch's cpuinfo reads the core topology, gloo lists
     # /sys/bus/pci/devices, the NVIDIA driver reads its PCI devices. Nothing in it is writable by the uid.
     args += ["--ro-bind", "/sys", "/sys"]
-    if layout.gpu_index is not None:
-        args += _gpu_args(layout.gpu_index)
+    if layout.gpu_minor is not None:
+        args += _gpu_args(layout.gpu_minor)
     return args
 
 
-def _gpu_args(gpu_index: int) -> list[str]:
+def _gpu_args(gpu_minor: int) -> list[str]:
     """The assigned GPU's device node and the driver's shared nodes."""
-    args = ["--dev-bind", f"/dev/nvidia{gpu_index}", f"/dev/nvidia{gpu_index}"]
+    args = ["--dev-bind", f"/dev/nvidia{gpu_minor}", f"/dev/nvidia{gpu_minor}"]
     for node in NVIDIA_SHARED_NODES:
         args += ["--dev-bind-try", node, node]
     return args
@@ -130,7 +130,7 @@ ALWAYS = ["--die-with-parent", "--new-session", "--hostname", "judge", "--chdir"
 
 def harness_command(layout: Layout, fds: list[int]) -> list[str]:
     """The interpreter invocation that starts the harness inside the sandbox."""
-    device = "cpu" if layout.gpu_index is None else "cuda"
+    device = "cpu" if layout.gpu_minor is None else "cuda"
     return [layout.python, "-s", "-P", "-B", "-m", "harness", *map(str, fds), device]
 
 

@@ -1,14 +1,22 @@
 """One running sandbox, seen from the trusted side: its pipes, a memory and deadline watchdog, capped output
-capture, and a kill that leaves nothing behind."""
+capture, and a kill that leaves nothing behind.
+
+A bubblewrap sandbox has a pid namespace of its own. Once its init is up, the sandbox is observed through
+that namespace's procfs (see procs.ProcView) and killed by killing its init, which takes every process of
+the namespace with it; the init's pidfd says when the last of them is gone.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import queue
+import select
+import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import torch
@@ -18,6 +26,7 @@ from . import procs
 
 OUTPUT_KEPT_BYTES = 16 << 10
 WATCH_INTERVAL_S = 0.02
+NAMESPACE_EXIT_TIMEOUT_S = 10.0
 
 MEMORY = "memory"
 DEADLINE = "deadline"
@@ -33,18 +42,55 @@ class Ended(Exception):
         self.detail = detail
 
 
-@dataclass
 class CapturedOutput:
-    """The start of a stream, and how much more there was."""
+    """One output pipe of the sandbox, read as it fills: the start of what came through, and how much.
 
-    kept: bytearray
-    total: int = 0
+    Its thread reads whatever the pipe holds whenever it holds some; drain() reads the rest of what the pipe
+    holds now, under the same lock, so text() right after a drain has everything written so far without
+    waiting for the pipe's end (which comes only when the last process holding it has exited).
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
+        self._lock = threading.Lock()
+        self.kept = bytearray()
+        self.total = 0
+        self.ended = False
+
+    def pump(self) -> None:
+        """Read until the pipe's end (the thread's body)."""
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN | select.POLLHUP)
+        while not self.ended:
+            poller.poll()
+            self.drain()
+        self._stream.close()
+
+    def drain(self) -> None:
+        with self._lock:
+            while not self.ended:
+                try:
+                    chunk = os.read(self._fd, 1 << 16)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self.ended = True
+                    return
+                self.total += len(chunk)
+                room = OUTPUT_KEPT_BYTES - len(self.kept)
+                if room > 0:
+                    self.kept += chunk[:room]
 
     def text(self) -> str:
-        excerpt = self.kept.decode("utf-8", "replace")
-        if self.total > len(self.kept):
-            excerpt += f"\n[... {self.total - len(self.kept)} more bytes not kept]"
-        return excerpt
+        with self._lock:
+            excerpt = self.kept.decode("utf-8", "replace")
+            if self.total > len(self.kept):
+                excerpt += f"\n[... {self.total - len(self.kept)} more bytes not kept]"
+            return excerpt
 
 
 class SandboxProcess:
@@ -53,34 +99,40 @@ class SandboxProcess:
     def __init__(self, make_argv: Callable[[int, int], list[str]], *, extra_fds: tuple[int, ...] = (),
                  memory_limit_bytes: int, kill_uid: int | None = None, env: dict[str, str] | None = None,
                  cwd: str | None = None, max_payload_bytes: int = wire.DEFAULT_MAX_PAYLOAD_BYTES,
-                 on_close: Callable[[], None] | None = None):
+                 on_close: Callable[[], None] | None = None, pid_namespace: bool = False, idle: bool = False):
+        """pid_namespace: the command builds a pid namespace whose init is its one child (bubblewrap).
+        idle: start it under SCHED_IDLE (a warm pool's refill), for raise_priority() to undo later."""
         request_read, request_write = os.pipe()
         response_read, response_write = os.pipe()
         self._kill_uid = kill_uid
         self._on_close = on_close
+        self._pid_namespace = pid_namespace
+        self._view: procs.ProcView | None = None
+        self._init_pidfd: int | None = None
+        self._attach_lock = threading.Lock()
         self.memory_limit_bytes = memory_limit_bytes
         self.peak_tree_bytes = 0
         self.cause: str | None = None
         self.deadline: float | None = None
         self.allowance_s = 0.0
-        self.harness_pid: int | None = None
         self._frames: queue.Queue = queue.Queue()
         self._stopped = threading.Event()
         # The harness is told its pipe ends' numbers on its command line; they keep them across exec.
-        self.process = subprocess.Popen(
-            make_argv(request_read, response_write), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=env, cwd=cwd, start_new_session=True,
-            pass_fds=(request_read, response_write, *extra_fds),
-        )
+        with _scheduling(idle=idle):
+            self.process = subprocess.Popen(
+                make_argv(request_read, response_write), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=env, cwd=cwd, start_new_session=True,
+                pass_fds=(request_read, response_write, *extra_fds),
+            )
         os.close(request_read)
         os.close(response_write)
         self._requests = wire.open_pipe(request_write, "w")
         self._responses = wire.open_pipe(response_read, "r")
-        self.stdout = CapturedOutput(bytearray())
-        self.stderr = CapturedOutput(bytearray())
+        self.stdout = CapturedOutput(self.process.stdout)
+        self.stderr = CapturedOutput(self.process.stderr)
         self._threads = [
-            threading.Thread(target=_capture, args=(self.process.stdout, self.stdout), daemon=True),
-            threading.Thread(target=_capture, args=(self.process.stderr, self.stderr), daemon=True),
+            threading.Thread(target=self.stdout.pump, daemon=True),
+            threading.Thread(target=self.stderr.pump, daemon=True),
             threading.Thread(target=self._read_frames, args=(max_payload_bytes,), daemon=True),
             threading.Thread(target=self._watch, daemon=True),
         ]
@@ -91,9 +143,47 @@ class SandboxProcess:
     def pid(self) -> int:
         return self.process.pid
 
-    def pids(self) -> list[int]:
-        """Every process of this sandbox still alive (the pid namespace makes the tree complete)."""
-        return procs.tree(self.process.pid) if self.process.poll() is None else []
+    def processes(self) -> tuple[procs.ProcView, list[int]]:
+        """Every live process of this sandbox, and the view that numbers them: the sandbox's own procfs once
+        its pid namespace is up, else the host's (a plain process, or the first moments of a start)."""
+        if self.process.poll() is not None:
+            return procs.HOST, []
+        view = self._namespace()
+        if view is not None:
+            return view, view.pids()
+        return procs.HOST, procs.tree(self.process.pid)
+
+    def _namespace(self) -> procs.ProcView | None:
+        if self._view is not None or not self._pid_namespace:
+            return self._view
+        with self._attach_lock:
+            if self._view is None:
+                # The monitor bubblewrap has one child, the namespace's init, which lives as long as the sandbox.
+                found = procs.children(self.process.pid)
+                if len(found) != 1:
+                    return None
+                try:
+                    pidfd = os.pidfd_open(found[0])
+                except OSError:
+                    return None
+                view = procs.namespace_view(found[0])
+                if view is None:
+                    os.close(pidfd)
+                    return None
+                self._init_pidfd, self._view = pidfd, view
+        return self._view
+
+    def output(self) -> tuple[str, str]:
+        """The start of stdout and stderr, with everything the pipes hold now: once the sandbox is killed,
+        all it wrote, without waiting for its processes to finish exiting."""
+        for captured in (self.stdout, self.stderr):
+            captured.drain()
+        return self.stdout.text(), self.stderr.text()
+
+    def raise_priority(self) -> None:
+        """Every thread of the sandbox under the normal policy again, after an idle start (only trusted code
+        has run by then, so its process tree is read from the kernel's children lists)."""
+        procs.set_normal_priority(procs.descendants(self.process.pid))
 
     def send(self, header: dict[str, Any], tensors: dict[str, torch.Tensor] | None = None,
              blobs: dict[str, bytes] | None = None, *, timeout_s: float) -> None:
@@ -165,11 +255,11 @@ class SandboxProcess:
         while not self._stopped.wait(WATCH_INTERVAL_S):
             if self.process.poll() is not None:
                 return
-            tree = procs.tree(self.process.pid)
-            held = procs.rss_bytes(tree)
+            view, pids = self.processes()
+            held = procs.rss_bytes(pids, view)
             if held > self.memory_limit_bytes:
                 # Resident sets overcount pages shared after a fork; only the precise figure may kill.
-                held = procs.proportional_bytes(tree)
+                held = procs.proportional_bytes(pids, view)
             self.peak_tree_bytes = max(self.peak_tree_bytes, held)
             if held > self.memory_limit_bytes:
                 self.kill(MEMORY)
@@ -180,17 +270,36 @@ class SandboxProcess:
         """Kill every process of the sandbox; the first cause given is the one kept."""
         if cause and not self.cause:
             self.cause = cause
+        if self._init_pidfd is not None:
+            # However a process of the namespace detached itself (setsid, double fork), its init's death
+            # takes it along. The monitor outside is left to reap the init and exit: killed first, it would
+            # leave the init a zombie for the host's init to collect.
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(self._init_pidfd, signal.SIGKILL)
+            return
         procs.kill_all(procs.tree(self.process.pid))
         if self._kill_uid is not None:
             procs.kill_uid(self._kill_uid)
 
     def close(self) -> None:
-        """Stop the harness for good and release everything; safe to call twice."""
+        """Stop the harness for good and release everything; safe to call twice.
+
+        When it returns, no process of the sandbox is left. Sweeping its uid once more and handing the uid
+        back (on_close) happen in the background: the uid is not given to another sandbox before then.
+        """
         if self.process.poll() is None:
             self.kill()
-        self.process.wait()
+        try:
+            self.process.wait(timeout=NAMESPACE_EXIT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            procs.kill_all(procs.tree(self.process.pid))
+            self.process.wait()
         self._stopped.set()
-        if self._kill_uid is not None:
+        swept = False
+        if self._init_pidfd is not None:
+            # The init's exit completes only once every other process of its namespace has exited.
+            swept = bool(select.select([self._init_pidfd], [], [], NAMESPACE_EXIT_TIMEOUT_S)[0])
+        if not swept and self._kill_uid is not None:
             procs.kill_uid(self._kill_uid)
         for stream in (self._requests, self._responses):
             try:
@@ -199,9 +308,71 @@ class SandboxProcess:
                 pass
         for thread in self._threads:
             thread.join(timeout=5)
-        if self._on_close:
-            on_close, self._on_close = self._on_close, None
-            on_close()
+        # Only now that the watchdog has stopped: it may still have been about to signal through the pidfd.
+        if self._init_pidfd is not None:
+            os.close(self._init_pidfd)
+            self._init_pidfd = None
+        if self._view is not None:
+            self._view.close()
+        on_close, self._on_close = self._on_close, None
+        kill_uid, self._kill_uid = self._kill_uid, None
+        if on_close is not None or kill_uid is not None:
+            in_background(lambda: _release(kill_uid, on_close))
+
+
+def _release(kill_uid: int | None, on_close: Callable[[], None] | None) -> None:
+    if kill_uid is not None:
+        procs.kill_uid(kill_uid)
+    if on_close is not None:
+        on_close()
+
+
+_releasing: set[threading.Thread] = set()
+_releasing_lock = threading.Lock()
+
+
+def in_background(job: Callable[[], None]) -> None:
+    """Run job in a thread of its own that wait_released() waits for (the interpreter's exit does)."""
+
+    def run() -> None:
+        try:
+            job()
+        finally:
+            with _releasing_lock:
+                _releasing.discard(threading.current_thread())
+
+    thread = threading.Thread(target=run, name="sandbox-release", daemon=True)
+    with _releasing_lock:
+        _releasing.add(thread)
+    thread.start()
+
+
+@atexit.register
+def wait_released(timeout_s: float = 10.0) -> None:
+    """Block until every sandbox closed so far is gone and has handed its uid back (what a short-lived
+    process's exit waits for, and what a test waits for before it looks for leftovers)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        with _releasing_lock:
+            pending = next(iter(_releasing), None)
+        if pending is None or time.monotonic() > deadline:
+            return
+        pending.join(timeout=max(0.0, deadline - time.monotonic()))
+
+
+@contextlib.contextmanager
+def _scheduling(*, idle: bool):
+    """Run the body with this thread under SCHED_IDLE when asked, since a child forked meanwhile inherits the
+    policy; restoring it needs CAP_SYS_NICE (see procs.can_raise_priority)."""
+    if not idle:
+        yield
+        return
+    policy, param = os.sched_getscheduler(0), os.sched_getparam(0)
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, policy, param)
 
 
 class _Prefixed:
@@ -216,13 +387,3 @@ class _Prefixed:
             head, self._pending = self._pending[:count], self._pending[count:]
             return head
         return self._stream.read(count)
-
-
-def _capture(stream, captured: CapturedOutput) -> None:
-    for chunk in iter(lambda: stream.read1(1 << 16), b""):
-        captured.total += len(chunk)
-        room = OUTPUT_KEPT_BYTES - len(captured.kept)
-        if room > 0:
-            captured.kept += chunk[:room]
-    stream.close()
-

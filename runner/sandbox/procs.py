@@ -1,4 +1,12 @@
-"""Trusted-side views of processes through /proc: trees, resident memory, CPU time, and killing."""
+"""Trusted-side views of processes through procfs: trees, resident memory, CPU time, priority, and killing.
+
+Every reading goes through a ProcView, a procfs instance held open by a directory descriptor: the host's
+`/proc`, or a sandbox's own, reached as `/proc/<its pid-namespace init>/root/proc`. A sandbox's own procfs
+lists the processes of its pid namespace and nothing else, so observing a sandbox costs a few reads of its
+own processes rather than a scan of every process on the host, and is just as complete (the listing comes
+from the kernel's pid table of that namespace; nothing inside can leave it). Pids read through a view are
+numbered as that view numbers them; signals and scheduling calls take host pids.
+"""
 
 from __future__ import annotations
 
@@ -8,26 +16,104 @@ import time
 
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CAP_SYS_NICE = 23
 
 
-def _stat_fields(pid: int) -> list[str] | None:
+class ProcView:
+    """One procfs instance, held open, so the view cannot silently turn into another namespace's."""
+
+    def __init__(self, path: str = "/proc"):
+        self.fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+    @property
+    def device(self) -> int:
+        """The procfs instance's device number: a pid namespace's own procfs differs from the host's."""
+        return os.fstat(self.fd).st_dev
+
+    def pids(self) -> list[int]:
+        """Every process this procfs lists."""
+        try:
+            return [int(name) for name in os.listdir(self.fd) if name.isdigit()]
+        except OSError:
+            return []
+
+    def tasks(self, pid: int) -> list[str]:
+        """The thread ids of pid, as names under its task directory."""
+        try:
+            fd = os.open(f"{pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=self.fd)
+        except OSError:
+            return []
+        try:
+            return os.listdir(fd)
+        except OSError:
+            return []
+        finally:
+            os.close(fd)
+
+    def read(self, relative: str) -> bytes | None:
+        """A whole procfs file, or None when it is gone or unreadable."""
+        try:
+            fd = os.open(relative, os.O_RDONLY | os.O_CLOEXEC, dir_fd=self.fd)
+        except OSError:
+            return None
+        try:
+            chunks = []
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+
+    def write(self, relative: str, data: bytes) -> bool:
+        try:
+            fd = os.open(relative, os.O_WRONLY | os.O_CLOEXEC, dir_fd=self.fd)
+        except OSError:
+            return False
+        try:
+            os.write(fd, data)
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+HOST = ProcView()
+
+
+def namespace_view(init_pid: int) -> ProcView | None:
+    """The procfs of the pid namespace whose init is init_pid (a host pid), or None while that process
+    still sees the host's (before its new root is in place) or cannot be inspected."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            raw = handle.read().decode("ascii", "replace")
+        view = ProcView(f"/proc/{init_pid}/root/proc")
     except OSError:
         return None
+    if view.device == HOST.device or not view.pids():
+        view.close()
+        return None
+    return view
+
+
+def _stat_fields(pid: int, view: ProcView = HOST) -> list[str] | None:
+    raw = view.read(f"{pid}/stat")
+    if raw is None:
+        return None
+    text = raw.decode("ascii", "replace")
     # The command name sits in parentheses and may itself hold spaces or parentheses.
-    return raw[raw.rfind(")") + 2:].split()
-
-
-def _all_pids() -> list[int]:
-    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    return text[text.rfind(")") + 2:].split()
 
 
 def tree(root: int) -> list[int]:
-    """root and all its descendants, by parent links (complete inside a pid namespace rooted there)."""
+    """root and all its host descendants, by parent links, from a scan of every process on the host."""
     children: dict[int, list[int]] = {}
-    for pid in _all_pids():
+    for pid in HOST.pids():
         fields = _stat_fields(pid)
         if fields:
             children.setdefault(int(fields[1]), []).append(pid)
@@ -39,94 +125,128 @@ def tree(root: int) -> list[int]:
     return found
 
 
-def parents(pids: list[int]) -> set[int]:
+def children(pid: int) -> list[int]:
+    """The host pids of pid's children, from each of its threads' children lists (no scan of the host).
+
+    The kernel's lists are exact only while no child exits during the read, so this serves trusted
+    processes alone (a sandbox before any submission reaches it), never the observation of a submission.
+    """
+    found = []
+    for task in HOST.tasks(pid):
+        raw = HOST.read(f"{pid}/task/{task}/children")
+        found += [int(child) for child in (raw or b"").split()]
+    return found
+
+
+def descendants(root: int) -> list[int]:
+    """root and its descendants through children(); for trusted process trees only (see children())."""
+    found, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending.extend(children(pid))
+    return found
+
+
+def parents(pids: list[int], view: ProcView = HOST) -> set[int]:
     """The parent pids of the given processes."""
     found = set()
     for pid in pids:
-        fields = _stat_fields(pid)
+        fields = _stat_fields(pid, view)
         if fields:
             found.add(int(fields[1]))
     return found
 
 
 def owned_by(uid: int) -> list[int]:
-    """Every process whose real uid is uid."""
+    """Every host process whose real uid is uid."""
     pids = []
-    for pid in _all_pids():
-        try:
-            with open(f"/proc/{pid}/status", "rb") as handle:
-                for line in handle:
-                    if line.startswith(b"Uid:"):
-                        if int(line.split()[1]) == uid:
-                            pids.append(pid)
-                        break
-        except (OSError, ValueError, IndexError):
+    for pid in HOST.pids():
+        raw = HOST.read(f"{pid}/status")
+        if raw is None:
             continue
+        for line in raw.splitlines():
+            if line.startswith(b"Uid:"):
+                try:
+                    if int(line.split()[1]) == uid:
+                        pids.append(pid)
+                except (ValueError, IndexError):
+                    pass
+                break
     return pids
 
 
-def rss_bytes(pids: list[int]) -> int:
+def rss_bytes(pids: list[int], view: ProcView = HOST) -> int:
     """The summed resident set of the given processes (shared pages counted once per process)."""
     total = 0
     for pid in pids:
+        raw = view.read(f"{pid}/statm")
         try:
-            with open(f"/proc/{pid}/statm", "rb") as handle:
-                total += int(handle.read().split()[1]) * PAGE_SIZE
-        except (OSError, ValueError, IndexError):
+            total += int(raw.split()[1]) * PAGE_SIZE
+        except (AttributeError, ValueError, IndexError):
             continue
     return total
 
 
-def proportional_bytes(pids: list[int]) -> int:
+def proportional_bytes(pids: list[int], view: ProcView = HOST) -> int:
     """The summed proportional set size (shared pages split between their users): slower, but what a tree
     of forked processes really holds, where summed resident sets count shared pages many times over."""
     total = 0
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
-                for line in handle:
-                    if line.startswith(b"Pss:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-        except (OSError, ValueError, IndexError):
-            continue
+        for line in (view.read(f"{pid}/smaps_rollup") or b"").splitlines():
+            if line.startswith(b"Pss:"):
+                try:
+                    total += int(line.split()[1]) * 1024
+                except (ValueError, IndexError):
+                    pass
+                break
     return total
 
 
-def cpu_seconds(pids: list[int]) -> float:
+def cpu_seconds(pids: list[int], view: ProcView = HOST) -> float:
     """User plus system CPU time of the given processes and of the children they have reaped."""
     ticks = 0
     for pid in pids:
-        fields = _stat_fields(pid)
+        fields = _stat_fields(pid, view)
         if fields and len(fields) > 14:
             ticks += sum(int(value) for value in fields[11:15])
     return ticks / CLOCK_TICKS
 
 
-def peak_rss_reset(pid: int) -> int | None:
+def thread_cpu_seconds(pids: list[int], view: ProcView = HOST) -> float:
+    """CPU time of the live threads of the given processes, at nanosecond resolution (schedstat)."""
+    total = 0
+    for pid in pids:
+        for task in view.tasks(pid):
+            raw = view.read(f"{pid}/task/{task}/schedstat")
+            try:
+                total += int(raw.split()[0])
+            except (AttributeError, ValueError, IndexError):
+                continue
+    return total / 1e9
+
+
+def peak_rss_reset(pid: int, view: ProcView = HOST) -> int | None:
     """Reset pid's peak resident set to its current one; that current size, or None if not permitted."""
-    try:
-        with open(f"/proc/{pid}/clear_refs", "w") as handle:
-            handle.write("5")
-        return status_bytes(pid, "VmRSS")
-    except OSError:
+    if not view.write(f"{pid}/clear_refs", b"5"):
         return None
+    return status_bytes(pid, "VmRSS", view)
 
 
-def status_bytes(pid: int, key: str) -> int | None:
+def status_bytes(pid: int, key: str, view: ProcView = HOST) -> int | None:
     """A kB figure from /proc/<pid>/status (VmRSS, VmHWM...) in bytes."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as handle:
-            for line in handle:
-                if line.startswith(key.encode() + b":"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
+    prefix = key.encode() + b":"
+    for line in (view.read(f"{pid}/status") or b"").splitlines():
+        if line.startswith(prefix):
+            try:
+                return int(line.split()[1]) * 1024
+            except (ValueError, IndexError):
+                return None
     return None
 
 
 def kill_all(pids: list[int]) -> None:
-    """SIGKILL each pid, ignoring those already gone."""
+    """SIGKILL each host pid, ignoring those already gone."""
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -146,18 +266,19 @@ def kill_uid(uid: int, attempts: int = 20) -> list[int]:
     return remaining
 
 
-def thread_cpu_seconds(pids: list[int]) -> float:
-    """CPU time of the live threads of the given processes, at nanosecond resolution (schedstat)."""
-    total = 0
+def can_raise_priority() -> bool:
+    """Whether this process may move another process back from SCHED_IDLE (CAP_SYS_NICE; root has it)."""
+    for line in (HOST.read("self/status") or b"").splitlines():
+        if line.startswith(b"CapEff:"):
+            return bool(int(line.split()[1], 16) >> CAP_SYS_NICE & 1)
+    return False
+
+
+def set_normal_priority(pids: list[int]) -> None:
+    """Put every thread of the given host processes under the normal scheduling policy."""
     for pid in pids:
-        try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for task in tasks:
+        for task in HOST.tasks(pid):
             try:
-                with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as handle:
-                    total += int(handle.read().split()[0])
-            except (OSError, ValueError, IndexError):
+                os.sched_setscheduler(int(task), os.SCHED_OTHER, os.sched_param(0))
+            except (ProcessLookupError, PermissionError):
                 continue
-    return total / 1e9

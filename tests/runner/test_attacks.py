@@ -11,6 +11,7 @@ import pytest
 
 from runner import SandboxOptions
 from runner.sandbox import procs
+from runner.sandbox.process import wait_released
 
 from .conftest import ATTACKS, header_field, judge_for_tests, read_expectation, requires_bubblewrap, sandbox_uid
 
@@ -30,6 +31,8 @@ def _judge_attacks(paths: list[Path], uid_base: int) -> dict:
         verdict = judge_for_tests("stable-softmax", path.read_bytes(), tests=header_field(path, "tests") or "sample",
                                   sandbox=SandboxOptions(mode="bubblewrap", require=True, uid_base=uid_base))
         uid = sandbox_uid(verdict)
+        # A judge returns once its sandboxes are killed; they finish exiting, and hand their uid back, after.
+        wait_released()
         results[path] = {"verdict": verdict, "uid": uid,
                          "left_running": procs.owned_by(uid) if uid is not None else []}
     return results

@@ -60,7 +60,7 @@ def test_the_repository_itself_is_never_bound():
 
 
 def test_a_cuda_sandbox_sees_only_its_own_gpu():
-    argv = bwrap.user_command(_layout(gpu_index=1), seccomp_fd=9, fds=[5, 6])
+    argv = bwrap.user_command(_layout(gpu_minor=1), seccomp_fd=9, fds=[5, 6])
     device_binds = _pairs(argv, "--dev-bind") + _pairs(argv, "--dev-bind-try")
     assert ("/dev/nvidia1", "/dev/nvidia1") in device_binds
     assert not any(source == "/dev/nvidia0" for source, _ in device_binds)
