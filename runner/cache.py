@@ -1,7 +1,13 @@
 """Reference results kept on the trusted side, so a judge does not recompute what it computed a minute ago.
 
-A result is keyed by the problem version, the device type, the torch version and a hash of the request's
-parameters and input bytes: inputs come from a few secret seeds per version, so the same requests recur.
+A result is keyed by the problem version, the device type, the torch version, the seed the test's inputs
+were drawn from (the public seed of a sample test, or one of the version's few secret seeds), the test's
+name and its parameters. Those decide the inputs: a checker draws them only from the generator it is given
+(problems/README.md), and `runner check` judges several solutions through one cache, so a checker that
+broke that rule would fail its own problem's check. The key never leaves this process, and the seed enters
+it only through a hash.
+
+Only checked calls are cached. A timed test's reference is timed in the same run as the user's code, always.
 """
 
 from __future__ import annotations
@@ -14,30 +20,34 @@ from typing import Any
 
 import torch
 
-from .harness import wire
+# What an entry costs beyond its tensors' bytes (the answer's header, the key, the bookkeeping), roughly.
+ENTRY_OVERHEAD_BYTES = 1024
 
 
-def key(problem_version: str, device_type: str, params: dict[str, Any], inputs: dict[str, torch.Tensor]) -> str:
-    """The cache key of one reference request."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps([problem_version, device_type, torch.__version__, params], sort_keys=True).encode())
-    for name in sorted(inputs):
-        tensor = inputs[name].contiguous()
-        digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}|".encode())
-        digest.update(wire.tensor_bytes(tensor))
-    return digest.hexdigest()
+def key(problem_version: str, device_type: str, seed: int, test_name: str, params: dict[str, Any]) -> str:
+    """The cache key of one test's reference result."""
+    material = [problem_version, device_type, torch.__version__, seed, test_name, params]
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
 
 class ReferenceCache:
-    """A thread-safe LRU of (answer header, outputs), bounded by the bytes of the outputs it holds."""
+    """A thread-safe LRU of (answer header, outputs), bounded by the bytes it holds and by its entry count."""
 
-    def __init__(self, max_bytes: int = 512 << 20):
+    def __init__(self, max_bytes: int = 512 << 20, max_entries: int = 4096):
         self.max_bytes = max_bytes
+        self.max_entries = max_entries
         self._entries: OrderedDict[str, tuple[dict[str, Any], dict[str, torch.Tensor], int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def bytes_held(self) -> int:
+        return self._bytes
 
     def get(self, cache_key: str) -> tuple[dict[str, Any], dict[str, torch.Tensor]] | None:
         with self._lock:
@@ -50,7 +60,8 @@ class ReferenceCache:
             return entry[0], entry[1]
 
     def put(self, cache_key: str, answer: dict[str, Any], outputs: dict[str, torch.Tensor]) -> None:
-        size = sum(tensor.numel() * tensor.element_size() for tensor in outputs.values())
+        size = ENTRY_OVERHEAD_BYTES + len(json.dumps(answer, default=str)) + sum(
+            tensor.numel() * tensor.element_size() for tensor in outputs.values())
         if size > self.max_bytes:
             return
         with self._lock:
@@ -58,7 +69,7 @@ class ReferenceCache:
                 return
             self._entries[cache_key] = (answer, outputs, size)
             self._bytes += size
-            while self._bytes > self.max_bytes:
+            while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
                 _, (_, _, dropped) = self._entries.popitem(last=False)
                 self._bytes -= dropped
 

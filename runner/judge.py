@@ -23,8 +23,8 @@ from .problems import Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
 from .testcase import forbidden_message, judge_case
-from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, RUNTIME_ERROR, SKIPPED,
-                      TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall)
+from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, PASSED, RUNTIME_ERROR,
+                      SKIPPED, TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall)
 
 MAX_SOURCE_BYTES = 256 << 10
 LOAD_TIMEOUT_S = 10.0
@@ -41,11 +41,13 @@ def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", 
           sandbox: SandboxOptions | None = None, require_sandbox: bool = False, gpu_index: int = 0,
           threads: int = 1, secret_key: bytes | None = None,
           cache: reference_cache.ReferenceCache | None = None,
-          start_harness: Callable[..., Harness] = Harness) -> Verdict:
+          start_harness: Callable[..., Harness] = Harness, stop_at_first_failure: bool = False) -> Verdict:
     """Judge source against problem; a Verdict whatever the submission does, JudgeError if the judge cannot run.
 
     start_harness(options, memory_limit_bytes=, threads=, gpu_index=) makes each sandboxed process; a
     warm pool passes one that hands out processes started ahead of time, each used for one run only.
+    stop_at_first_failure: skip the tests after the first that fails; the verdict, which is that test's
+    status, is the same, and a user's run still gets every test's result (`runner check` asks for it).
     """
     options = sandbox or SandboxOptions()
     if require_sandbox and not options.require:
@@ -59,7 +61,8 @@ def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", 
     run = _Run(problem, chosen_device, problem.selected_tests(tests), options, on_event or (lambda event: None),
                gpu_index=gpu_index if chosen_device == "cuda" else None, threads=threads,
                key=secret_key if secret_key is not None else seeds.load_key(options.state_dir),
-               cache=cache if cache is not None else reference_cache.DEFAULT, start_harness=start_harness)
+               cache=cache if cache is not None else reference_cache.DEFAULT, start_harness=start_harness,
+               stop_at_first_failure=stop_at_first_failure)
     return run.judge(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
 
 
@@ -95,8 +98,10 @@ class _Run:
 
     def __init__(self, problem: Problem, device: str, tests: list[TestSpec], options: SandboxOptions,
                  emit: Event, *, gpu_index: int | None, threads: int, key: bytes,
-                 cache: reference_cache.ReferenceCache, start_harness: Callable[..., Harness]):
+                 cache: reference_cache.ReferenceCache, start_harness: Callable[..., Harness],
+                 stop_at_first_failure: bool = False):
         self.problem, self.device, self.tests, self.options, self.emit = problem, device, tests, options, emit
+        self.stop_at_first_failure = stop_at_first_failure
         self.gpu_index, self.threads, self.cache = gpu_index, threads, cache
         self.start_harness = start_harness
         # Starting the sandboxes is the judge's cost; the user's wall clock starts once they are up.
@@ -123,10 +128,13 @@ class _Run:
                 detail += "\nreference harness stderr:\n" + self.reference.output()[1][-2000:]
             self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, detail))
         finally:
-            for harness in (self.user, self.reference):
-                if harness:
-                    harness.close()
-        stdout, stderr = self.user.output() if self.user else ("", "")
+            harnesses = [harness for harness in (self.user, self.reference) if harness]
+            for harness in harnesses:
+                harness.process.kill()
+            # Killed, so whatever they wrote is in the pipes already; they finish exiting meanwhile.
+            stdout, stderr = self.user.output() if self.user else ("", "")
+            for harness in harnesses:
+                harness.close_in_background()
         verdict = Verdict(problem=self.problem.slug, verdict=overall(self.results), tests=self.results,
                           device=self.device, sandbox=self.sandbox_words, time=self.time, memory=self.memory,
                           stdout=stdout, stderr=stderr, problem_version=self.problem.version)
@@ -139,7 +147,8 @@ class _Run:
             self.sandbox_words = "none: the file was rejected before anything ran"
             return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
         cases = [(test, self._inputs(test)) for test in self.tests]
-        self._start(need_reference=any(test.timed or not self._cached(test, inputs) for test, inputs in cases))
+        uncached = [test for test in self.tests if not self._cached(test)]
+        self._start(need_reference=bool(uncached))
         self.wall_deadline = time.monotonic() + self.problem.limits.wall_s
         try:
             loaded = self.user.load(self.problem.sandbox_blobs(source), **self._settings())
@@ -150,16 +159,24 @@ class _Run:
             return self._finish_with(failure)
         for test, inputs in cases:
             try:
-                self._record(judge_case(self, test, inputs))
+                result = judge_case(self, test, inputs)
             except Ended as ended:
                 return self._finish_with(_ended_result(test.name, ended))
+            self._record(result)
+            if self.stop_at_first_failure and result.status != PASSED:
+                return self._skip_rest("skipped: this judge stops at the first failure")
+
+    def _seed(self, test: TestSpec) -> int:
+        return seeds.sample_seed(self.problem.slug) if test.sample else self.hidden_seed
 
     def _inputs(self, test: TestSpec) -> dict[str, torch.Tensor]:
-        seed = seeds.sample_seed(self.problem.slug) if test.sample else self.hidden_seed
-        return self.problem.checker.inputs(test.params, seeds.generator(seed, test.name))
+        return self.problem.checker.inputs(test.params, seeds.generator(self._seed(test), test.name))
 
-    def _cached(self, test: TestSpec, inputs: dict[str, torch.Tensor]) -> bool:
-        found = self.cache.get(reference_cache.key(self.problem.version, self.device, test.params, inputs))
+    def _cache_key(self, test: TestSpec) -> str:
+        return reference_cache.key(self.problem.version, self.device, self._seed(test), test.name, test.params)
+
+    def _cached(self, test: TestSpec) -> bool:
+        found = self.cache.get(self._cache_key(test))
         if found:
             self.reference_cases[test.name] = found
         return found is not None
@@ -168,12 +185,12 @@ class _Run:
         """The reference harness's (answer, outputs) for a test, from the cache when possible."""
         if test.name in self.reference_cases:
             return self.reference_cases[test.name]
-        frame, _ = self.reference.request({"type": "run", "params": test.params}, inputs,
+        frame, _ = self.reference_harness().request({"type": "run", "params": test.params}, inputs,
                                           timeout_s=max(5.0, 3 * self.problem.limits.time_cap_ms / 1000) + 30)
         if frame.header.get("error") or frame.header.get("forbidden") or frame.header.get("modified_inputs"):
             raise RuntimeError(f"the reference failed test {test.name}: {frame.header}")
         result = (frame.header, frame.tensors)
-        self.cache.put(reference_cache.key(self.problem.version, self.device, test.params, inputs), *result)
+        self.cache.put(self._cache_key(test), *result)
         self.reference_cases[test.name] = result
         return result
 
@@ -209,19 +226,36 @@ class _Run:
         return len(procs.owned_by(os.geteuid())) * 8 + 256
 
     def _start(self, *, need_reference: bool) -> None:
-        settings = dict(memory_limit_bytes=self.problem.limits.sandbox_memory_bytes, threads=self.threads,
-                        gpu_index=self.gpu_index)
-        self.user = self.start_harness(self.options, **settings)
+        """The user's process, and the reference's beside it when a checked result is not cached; otherwise
+        the reference starts only if a timed test is reached (reference_harness)."""
+        self.user = self.start_harness(self.options, **self._harness_settings())
         self.sandbox_words = self.user.sandbox
         if need_reference:
-            self.reference = self.start_harness(self.options, **settings)
+            self.reference = self.start_harness(self.options, **self._harness_settings())
         self.user.wait_ready()
         if self.reference:
-            self.reference.wait_ready()
-            answer = self.reference.load(self.problem.sandbox_blobs(self.problem.source("reference.py")),
-                                         **self._settings(reference=True))
-            if answer.get("error") or answer.get("forbidden"):
-                raise RuntimeError(f"the reference solution does not load: {answer}")
+            self._load_reference()
+
+    def reference_harness(self) -> Harness:
+        """The reference's process, started now if the run has not needed it yet. Its start is the judge's
+        cost, so the run's wall clock is moved on by what it took."""
+        if self.reference is None:
+            started = time.monotonic()
+            self.reference = self.start_harness(self.options, **self._harness_settings())
+            self._load_reference()
+            self.wall_deadline += time.monotonic() - started
+        return self.reference
+
+    def _harness_settings(self) -> dict[str, Any]:
+        return dict(memory_limit_bytes=self.problem.limits.sandbox_memory_bytes, threads=self.threads,
+                    gpu_index=self.gpu_index)
+
+    def _load_reference(self) -> None:
+        self.reference.wait_ready()
+        answer = self.reference.load(self.problem.sandbox_blobs(self.problem.source("reference.py")),
+                                     **self._settings(reference=True))
+        if answer.get("error") or answer.get("forbidden"):
+            raise RuntimeError(f"the reference solution does not load: {answer}")
 
     def _load_failure(self, loaded: dict[str, Any]) -> TestResult | None:
         name = self.tests[0].name
@@ -244,8 +278,11 @@ class _Run:
         """Record a failure that ends the run, then skip every remaining test."""
         if len(self.results) < len(self.tests):
             self._record(result)
+        self._skip_rest("skipped after a failure that ended the run")
+
+    def _skip_rest(self, message: str) -> None:
         for test in self.tests[len(self.results):]:
-            self._record(TestResult(test.name, SKIPPED, "skipped after a failure that ended the run"))
+            self._record(TestResult(test.name, SKIPPED, message))
 
 
 def _ended_result(name: str, ended: Ended, when: str = "during this test") -> TestResult:

@@ -148,7 +148,7 @@ def _timing_inputs(run: _Run, test: TestSpec, round_index: int, count: int) -> d
 
 
 def _timed_request(run: _Run, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
-    harness = run.user if who == "user" else run.reference
+    harness = run.user if who == "user" else run.reference_harness()
     allowance = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
     timeout = run.request_timeout_s(allowance) if who == "user" else allowance + 30
     frame, observed = harness.request({"type": "time", "params": test.params, "iterations": count, "warmup": 1},
