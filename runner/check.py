@@ -62,13 +62,15 @@ def shortfalls(problem: Problem) -> list[str]:
 
 
 def check_problem(problem: Problem, *, device: str = "cpu", on_result=None, **judge_options) -> list[Expectation]:
-    """Judge every solution of problem on device with all tests; the expectations, met or not."""
+    """Judge every solution of problem on device with all tests, each up to its first failing test (whose
+    status is the verdict, as in a full run); the expectations, met or not."""
     found = []
     for path, expected, message in problem.solutions():
         expectation = Expectation(path, expected, message)
         wanted_device = device_of(path)
         if wanted_device is None or wanted_device == device:
-            expectation.verdict = judge(problem, path.read_bytes(), device=device, tests="all", **judge_options)
+            expectation.verdict = judge(problem, path.read_bytes(), device=device, tests="all",
+                                        stop_at_first_failure=True, **judge_options)
         found.append(expectation)
         if on_result:
             on_result(expectation)

@@ -2,7 +2,7 @@
 
     python -m runner list
     python -m runner judge <problem-slug> <solution.py> [--device auto|cpu|cuda] [--tests sample|all] --json
-    python -m runner check <slug> | --all
+    python -m runner check <slug> | --all [--jobs N]
 
 `judge` exits 0 whenever a verdict was reached, whatever it is, and 2 when the judge could not run (unknown
 problem, unreadable file, a device that is not there), with the reason on stderr. `check` exits 1 when an
@@ -14,15 +14,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .check import check_problem, shortfalls
 from .judge import JudgeError, judge
+from .pool import WarmPool
 from .problems import ProblemError, list_problems, load_problem
 from .sandbox import SandboxOptions, default_state_dir
 from .verdict import Verdict
 
 EXIT_JUDGE_FAILED = 2
+# A judge takes two processes: the user's and the reference's.
+CHECK_POOL_SIZE = 2
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -50,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     checking.add_argument("problem", nargs="?")
     checking.add_argument("--all", action="store_true")
     checking.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    checking.add_argument("--jobs", type=int, default=1,
+                          help="problems checked at once, each judging one solution at a time (default: 1)")
     return parser
 
 
@@ -115,28 +122,63 @@ def human(verdict: Verdict) -> str:
 def _check(args: argparse.Namespace) -> int:
     if args.all == bool(args.problem):
         raise JudgeError("check takes a problem slug or --all")
+    if args.jobs < 1:
+        raise JudgeError("--jobs takes a number of at least 1")
     problems = list_problems(args.problems_dir) if args.all else [load_problem(args.problem, args.problems_dir)]
-    unmet = 0
+    options = _options(args)
+    printing = threading.Lock()
+    pools: list[WarmPool] = []
+    own_pool = threading.local()
 
-    def report(expectation) -> None:
-        nonlocal unmet
-        relative = expectation.path.relative_to(expectation.path.parents[2]) \
-            if "solutions" in expectation.path.parts else expectation.path.name
-        if expectation.verdict is None:
-            print(f"  skip  {relative} (runs on another device)")
-        elif expectation.met:
-            print(f"  ok    {relative}: {expectation.expected}")
-        else:
-            unmet += 1
-            print(f"  FAIL  {relative}: {expectation.explain()}")
-        sys.stdout.flush()
+    def check_one(problem) -> int:
+        """Check one problem, its lines printed as they come (one job) or together once it is done."""
+        lines: list[str] = []
 
-    for problem in problems:
-        print(f"{problem.slug} ({problem.version})")
-        for shortfall in shortfalls(problem):
-            unmet += 1
-            print(f"  FAIL  the package has {shortfall}")
-        check_problem(problem, device=args.device, on_result=report, sandbox=_options(args),
-                      gpu_index=args.gpu, threads=args.threads)
+        def flush() -> None:
+            with printing:
+                print("\n".join(lines), flush=True)
+            lines.clear()
+
+        def say(line: str) -> None:
+            lines.append(line)
+            if args.jobs == 1:
+                flush()
+
+        say(f"{problem.slug} ({problem.version})")
+        found = shortfalls(problem)
+        unmet = len(found)
+        for shortfall in found:
+            say(f"  FAIL  the package has {shortfall}")
+
+        def report(expectation) -> None:
+            nonlocal unmet
+            relative = expectation.path.relative_to(expectation.path.parents[2]) \
+                if "solutions" in expectation.path.parts else expectation.path.name
+            if expectation.verdict is None:
+                say(f"  skip  {relative} (runs on another device)")
+            elif expectation.met:
+                say(f"  ok    {relative}: {expectation.expected}")
+            else:
+                unmet += 1
+                say(f"  FAIL  {relative}: {expectation.explain()}")
+
+        if not hasattr(own_pool, "pool"):
+            # Each solution's processes start while the one before is judged, in a pool per job.
+            own_pool.pool = WarmPool(options, size=CHECK_POOL_SIZE, threads=args.threads,
+                                     gpu_index=args.gpu if args.device == "cuda" else None, refill_while_lent=True)
+            with printing:
+                pools.append(own_pool.pool)
+        check_problem(problem, device=args.device, on_result=report, sandbox=options, gpu_index=args.gpu,
+                      threads=args.threads, start_harness=own_pool.pool.start_harness)
+        if lines:
+            flush()
+        return unmet
+
+    try:
+        with ThreadPoolExecutor(max_workers=args.jobs, thread_name_prefix="check") as jobs:
+            unmet = sum(jobs.map(check_one, problems))
+    finally:
+        for pool in pools:
+            pool.close()
     print(f"{'all expectations met' if not unmet else f'{unmet} expectation(s) not met'}")
     return 1 if unmet else 0

@@ -1,0 +1,234 @@
+"""The warm pool: one submission per process, refills after the judge, cold starts when empty, nothing left
+behind, and a process that waited while another submission ran sees nothing of it."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from runner import SandboxOptions
+from runner.cache import ReferenceCache
+from runner.pool import WarmPool
+from runner.sandbox import procs
+from runner.sandbox.process import wait_released
+
+from .conftest import ROOT, judge_for_tests, requires_bubblewrap, sandbox_uid
+
+pytestmark = [pytest.mark.sandbox, requires_bubblewrap, pytest.mark.slow]
+
+OPTIONS = SandboxOptions(mode="bubblewrap", require=True)
+REFERENCE = (ROOT / "problems" / "stable-softmax" / "reference.py").read_bytes()
+READY_S = 180
+
+
+@pytest.fixture
+def make_pool():
+    pools = []
+
+    def make(size: int, **options) -> WarmPool:
+        pool = WarmPool(OPTIONS, size=size, **options)
+        pools.append(pool)
+        return pool
+
+    yield make
+    for pool in pools:
+        pool.close()
+
+
+class Lending:
+    """A start_harness that records every process the pool lends."""
+
+    def __init__(self, pool: WarmPool):
+        self.pool, self.lent = pool, []
+
+    def __call__(self, options, **settings):
+        harness = self.pool.start_harness(options, **settings)
+        self.lent.append(harness)
+        return harness
+
+
+def _judge(source, lending: Lending, **options):
+    options.setdefault("tests", "sample")
+    return judge_for_tests("stable-softmax", source, sandbox=OPTIONS, start_harness=lending, **options)
+
+
+def _alive(pid: int) -> bool:
+    return os.path.exists(f"/proc/{pid}")
+
+
+def test_each_pooled_process_judges_exactly_one_submission_and_is_gone_after_it(make_pool):
+    pool = make_pool(2)
+    assert pool.wait_full(READY_S)
+    lending = Lending(pool)
+    cache = ReferenceCache()
+    first = _judge(REFERENCE, lending, cache=cache)
+    assert pool.stats.lent_ready == 2, "the user's and the reference's process both come from the pool"
+    second = _judge(REFERENCE, lending, cache=cache)
+    assert first.verdict == second.verdict == "accepted"
+    assert pool.stats.cold == 0 and pool.stats.lent_ready + pool.stats.lent_starting == 3
+    assert len({harness.process.pid for harness in lending.lent}) == len(lending.lent) == 3
+    wait_released()
+    for harness in lending.lent:
+        assert harness.process.process.poll() is not None, "a lent process outlived its judge"
+        assert not _alive(harness.process.pid)
+
+
+def test_refills_wait_until_the_judge_is_done_and_the_pool_is_no_longer_held(make_pool):
+    pool = make_pool(1)
+    assert pool.wait_full(READY_S)
+    lending = Lending(pool)
+    during = []
+    with pool.hold():
+        verdict = _judge(REFERENCE, lending, on_event=lambda event: event["event"] == "test" and during.append(
+            (pool.stats.started, pool.waiting())))
+        time.sleep(0.5)
+        assert pool.stats.started == 1, "a refill started while the pool was held"
+    assert verdict.verdict == "accepted"
+    assert set(during) == {(1, 0)}, "a refill started while the judge was running"
+    assert pool.wait_full(READY_S) and pool.stats.started == 2
+
+
+def test_a_refill_does_not_wait_for_a_hold_when_nobody_holds_the_pool(make_pool):
+    pool = make_pool(1)
+    assert pool.wait_full(READY_S)
+    assert _judge(REFERENCE, Lending(pool)).verdict == "accepted"
+    assert pool.wait_full(READY_S) and pool.stats.started == 2 and pool.waiting() == 1
+
+
+def test_an_empty_pool_falls_back_to_a_cold_start(make_pool):
+    pool = make_pool(0)
+    lending = Lending(pool)
+    assert _judge(REFERENCE, lending).verdict == "accepted"
+    assert pool.stats.cold == 1 and pool.stats.started == 0
+
+
+def test_a_judge_with_other_settings_than_the_pool_starts_cold(make_pool):
+    pool = make_pool(1, threads=2)
+    assert pool.wait_full(READY_S)
+    assert _judge(REFERENCE, Lending(pool)).verdict == "accepted"
+    assert pool.stats.cold == 1 and pool.stats.lent_ready == 0 and pool.waiting() == 1
+
+
+def test_a_waiting_process_that_died_is_never_lent(make_pool):
+    pool = make_pool(1)
+    assert pool.wait_full(READY_S)
+    waiting = pool._ready[0]
+    waiting.process.kill()
+    waiting.process.process.wait()
+    lending = Lending(pool)
+    assert _judge(REFERENCE, lending).verdict == "accepted"
+    assert waiting not in lending.lent and pool.stats.cold == 1
+
+
+def test_a_process_lent_while_still_starting_finishes_its_start_for_the_judge(make_pool):
+    pool = make_pool(1)
+    deadline = time.monotonic() + 30
+    while pool._starting is None and pool.waiting() == 0:
+        assert time.monotonic() < deadline, "the pool never began a start"
+        time.sleep(0.01)
+    lending = Lending(pool)
+    assert _judge(REFERENCE, lending).verdict == "accepted"
+    assert pool.stats.lent_starting + pool.stats.lent_ready == 1 and pool.stats.cold == 0
+
+
+@pytest.mark.skipif(not procs.can_raise_priority(), reason="needs CAP_SYS_NICE to undo an idle start")
+def test_a_refill_waits_under_sched_idle_and_is_lent_under_the_normal_policy(make_pool):
+    pool = make_pool(1, idle=True)
+    assert pool.wait_full(READY_S)
+    waiting = pool._ready[0]
+    policies = {os.sched_getscheduler(int(task)) for pid in procs.descendants(waiting.process.pid)
+                for task in procs.HOST.tasks(pid)}
+    assert policies == {os.SCHED_IDLE}
+    harness = pool.start_harness(OPTIONS, memory_limit_bytes=1 << 30, threads=1, gpu_index=None)
+    try:
+        policies = {os.sched_getscheduler(int(task)) for pid in procs.descendants(harness.process.pid)
+                    for task in procs.HOST.tasks(pid)}
+        assert policies == {os.SCHED_OTHER}
+        assert harness.process.memory_limit_bytes == 1 << 30
+    finally:
+        harness.close()
+
+
+def test_closing_the_pool_kills_and_reaps_every_waiting_process(make_pool):
+    pool = make_pool(2)
+    assert pool.wait_full(READY_S)
+    waiting = list(pool._ready)
+    pids = [pid for harness in waiting for pid in procs.descendants(harness.process.pid)]
+    uids = [int(harness.sandbox.rsplit("uid ", 1)[1].rstrip(")")) for harness in waiting
+            if "(uid " in harness.sandbox]
+    assert len(pids) >= 2 * 3
+    pool.close()
+    assert not pool._thread.is_alive()
+    assert [pid for pid in pids if _alive(pid)] == [], "a pooled process (or a zombie) outlived the pool"
+    for uid in uids:
+        assert procs.owned_by(uid) == []
+
+
+# Leaves files, a thread and a detached process, which stops every other process it can name; then works.
+LEAVES_TRACES = r'''
+import os, signal, threading, time
+
+HARNESS = os.getpid()
+for folder in ("/tmp", "/dev/shm"):
+    with open(f"{folder}/left-behind", "w") as handle:
+        handle.write("previous submission")
+threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        for pid in [int(name) for name in os.listdir("/proc") if name.isdigit()]:
+            if pid not in (os.getpid(), HARNESS):
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except OSError:
+                    pass
+        time.sleep(600)
+    os._exit(0)
+
+
+def softmax(x, dim=-1):
+    shifted = x - x.amax(dim=dim, keepdim=True)
+    return shifted.exp() / shifted.exp().sum(dim=dim, keepdim=True)
+'''
+
+LOOKS_AROUND = r'''
+import json, os, threading
+
+
+def softmax(x, dim=-1):
+    report = {
+        "files": sorted(name for folder in ("/tmp", "/dev/shm") for name in os.listdir(folder)),
+        "pids": sorted(int(name) for name in os.listdir("/proc") if name.isdigit()),
+        "threads": len(os.listdir("/proc/self/task")),
+        "states": sorted(open(f"/proc/{name}/stat").read().split(")")[1].split()[0]
+                         for name in os.listdir("/proc") if name.isdigit()),
+        "uid": os.getuid(),
+    }
+    raise RuntimeError("LOOK" + json.dumps(report))
+'''
+
+
+def _look(verdict) -> dict:
+    message = verdict.tests[0].message
+    return json.loads(message[message.rindex("LOOK") + 4:].splitlines()[0])
+
+
+def test_a_pooled_process_that_waited_through_another_submission_sees_nothing_of_it(make_pool):
+    baseline = _look(judge_for_tests("stable-softmax", LOOKS_AROUND, tests="sample", sandbox=OPTIONS))
+    pool = make_pool(2)
+    assert pool.wait_full(READY_S)
+    lending = Lending(pool)
+    first = _judge(LEAVES_TRACES, lending)
+    second = _judge(LOOKS_AROUND, lending)
+    assert pool.stats.lent_ready == 2, "both submissions must run in processes started before the first ran"
+    assert first.verdict == "accepted", first.tests
+    seen = _look(second)
+    assert seen["files"] == [] == baseline["files"]
+    assert seen["pids"] == baseline["pids"] and seen["threads"] == baseline["threads"]
+    assert "T" not in seen["states"], "a process of the next sandbox was stopped by the previous submission"
+    wait_released()
+    if sandbox_uid(first) is not None:
+        assert sandbox_uid(first) != sandbox_uid(second) and procs.owned_by(sandbox_uid(first)) == []
