@@ -2,7 +2,8 @@
 names in interview/settings.py, its tasks live in interview/tasks.py.
 
 A worker's life is in interview/worker.py: it judges every reference solution on its own device before it
-consumes anything, then keeps a heartbeat and sweeps lost work from a thread of its main process.
+consumes anything, then keeps a heartbeat and sweeps lost work from a thread of its main process; each of its
+pool processes keeps a warm pool of started sandboxes.
 """
 
 import os
@@ -32,6 +33,20 @@ def _start_heartbeat_and_sweep(sender, **kwargs):
     from interview import worker
 
     worker.on_ready(sender)
+
+
+@signals.worker_process_init.connect
+def _start_warm_pool(**kwargs):
+    from interview import worker
+
+    worker.on_process_init()
+
+
+@signals.worker_process_shutdown.connect
+def _stop_warm_pool(**kwargs):
+    from interview import worker
+
+    worker.on_process_shutdown()
 
 
 @signals.worker_shutdown.connect

@@ -6,6 +6,7 @@ never does, which keeps its start-up and memory small.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -14,6 +15,8 @@ from pathlib import Path
 import runner
 import torch
 from django.conf import settings
+from runner.pool import WarmPool
+from runner.sandbox import procs
 from runner.verdict import ACCEPTED, INTERNAL_ERROR
 
 # GPU names by index, filled in by the worker from its self-check (which runs in a child process, so that the
@@ -21,6 +24,9 @@ from runner.verdict import ACCEPTED, INTERNAL_ERROR
 DEVICE_NAMES: dict[int, str] = {}
 
 RETRYABLE_VERDICTS = (INTERNAL_ERROR,)
+
+# This process's warm pool (a worker's pool process starts one after the fork); None: every sandbox starts cold.
+_pool: WarmPool | None = None
 
 
 class JudgeUnavailable(Exception):
@@ -113,6 +119,30 @@ def sandbox_options() -> runner.SandboxOptions:
     return runner.SandboxOptions(require=settings.PRODUCTION, uid_base=settings.JUDGE_SANDBOX_UID_BASE, **extra)
 
 
+def pool_start(*, device: str, gpu_index: int = 0) -> WarmPool | None:
+    """Start this process's warm pool of JUDGE_POOL_SIZE sandboxes for device (none when the size is 0)."""
+    global _pool
+    pool_stop()
+    if settings.JUDGE_POOL_SIZE > 0:
+        _pool = WarmPool(sandbox_options(), size=settings.JUDGE_POOL_SIZE,
+                         gpu_index=gpu_index if device == "cuda" else None,
+                         idle=settings.JUDGE_POOL_IDLE_PRIORITY and procs.can_raise_priority())
+    return _pool
+
+
+def pool_stop() -> None:
+    """Kill and reap the pool's waiting sandboxes; a process that is stopping calls it."""
+    global _pool
+    if _pool is not None:
+        pool, _pool = _pool, None
+        pool.close()
+
+
+def pool_held():
+    """A context in which the warm pool starts no refill: a worker holds it until the verdict is written."""
+    return _pool.hold() if _pool is not None else contextlib.nullcontext()
+
+
 def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0,
           on_test: Callable[[TestOutcome], None] | None = None) -> Outcome:
     """Judge source against the package slug on device; JudgeUnavailable when the judge cannot run at all."""
@@ -122,10 +152,11 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
             on_test(TestOutcome(index=event["index"], name=event["name"], status=event["status"],
                                 message=event["message"], time_ms=event["time_ms"], peak_bytes=event["peak_bytes"]))
 
+    pooled = {"start_harness": _pool.start_harness} if _pool is not None else {}
     try:
         verdict = runner.judge(slug, source, device=device, tests=suite, on_event=forward,
                                problems_dir=settings.CONTENT_DIR, sandbox=sandbox_options(),
-                               require_sandbox=settings.PRODUCTION, gpu_index=gpu_index)
+                               require_sandbox=settings.PRODUCTION, gpu_index=gpu_index, **pooled)
     except runner.JudgeError as error:
         raise JudgeUnavailable(str(error)) from None
     return Outcome(

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from interview import judging
 from interview.queues import JUDGE_TASK
 from interview.services import judge_runs
 
@@ -10,4 +11,6 @@ from interview.services import judge_runs
 def judge_submission(self, submission_id: int) -> None:
     """Judge one submission; a repeated delivery of the same message finds it taken and does nothing."""
     delivery = self.request.delivery_info or {}
-    judge_runs.submission_judge(submission_id=submission_id, queue=delivery.get("routing_key"))
+    # The warm pool's refill waits until the verdict is written, so it never competes with this judge.
+    with judging.pool_held():
+        judge_runs.submission_judge(submission_id=submission_id, queue=delivery.get("routing_key"))

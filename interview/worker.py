@@ -4,6 +4,8 @@
   its own device (each GPU, for a GPU worker), and refuses its queues (exits non-zero) if one fails: a
   broken sandbox or driver must not turn every submission into an error. The check runs in a child
   process, so the worker never initialises CUDA before it forks its pool.
+- Each pool process keeps a warm pool of started sandboxes (JUDGE_POOL_SIZE, runner/pool.py), started when
+  the process starts and killed when it stops.
 - Once consuming, a thread of the main process writes the worker's heartbeat and sweeps lost work every
   JUDGE_SWEEP_SECONDS. It lives in the main process, not in a scheduled task, so a busy pool (one judge per
   GPU) never delays either, and every worker sweeps without a separate scheduler: the sweep's guarded
@@ -18,6 +20,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
+from billiard.process import current_process
 from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
@@ -153,6 +156,20 @@ def on_ready(consumer) -> None:
     global _maintenance
     _maintenance = Maintenance(consumer.hostname)
     _maintenance.start()
+
+
+def on_process_init() -> None:
+    """worker_process_init, in each pool process after the fork: start its warm pool of sandboxes on the device
+    its judges use (process i of a GPU worker judges on GPU i). Sandboxes are spawned, never forked from here,
+    and this process never initialises CUDA itself."""
+    device = "cuda" if Queue.GPU in _identity.get("queues", []) else "cpu"
+    gpu_index = (getattr(current_process(), "index", None) or 0) if device == "cuda" else 0
+    judging.pool_start(device=device, gpu_index=gpu_index)
+
+
+def on_process_shutdown() -> None:
+    """worker_process_shutdown: kill and reap the pool process's waiting sandboxes."""
+    judging.pool_stop()
 
 
 def on_shutdown(worker) -> None:
