@@ -1,11 +1,15 @@
 """Reads of the question bank for the pages: listing, filtering, full-text search, neighbours."""
 
+import hashlib
 import re
+import time
 from dataclasses import dataclass
 from datetime import date
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models.signals import post_delete, post_migrate, post_save
+from django.dispatch import receiver
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When
 
 from interview.models import Difficulty, Question, Topic
@@ -27,6 +31,53 @@ def topics_with_question_counts() -> QuerySet[Topic]:
     """Live topics in display order, each annotated with `question_count` (its live questions)."""
     live_questions = Q(questions__retired_at__isnull=True)
     return Topic.objects.live().annotate(question_count=Count("questions", filter=live_questions))
+
+
+# The version as this process last read it, and when. Another process's write shows within
+# VERSION_REUSE_S; a write in this process, and a flush of the database, forget it at once.
+VERSION_REUSE_S = 1.0
+_version_read: tuple[str, float] | None = None
+
+
+def question_bank_version() -> str:
+    """A fingerprint of everything the question list shows: every topic's own fields, with the number of
+    questions and the latest change to any of them, read in one small query at most once a second.
+
+    Every write to a question (sync_content, the admin, retiring one) saves its `updated_at`, and a removed
+    question changes the count, so the fingerprint changes with any write that shows on the list, in whichever
+    process it happened; a cache keyed by it never needs clearing. Inside a transaction (a test's, or a
+    request's that writes) it is always read afresh, since what the transaction sees is its own.
+    """
+    global _version_read
+    read, now = _version_read, time.monotonic()
+    if read is not None and now - read[1] < VERSION_REUSE_S and not connection.in_atomic_block:
+        return read[0]
+    questions, topics = Question._meta.db_table, Topic._meta.db_table
+    with connection.cursor() as cursor:
+        # Plain SQL: with the list served from a cache, building an ORM query would be most of the request.
+        cursor.execute(
+            f"SELECT (SELECT COUNT(*) FROM {questions}), (SELECT MAX(updated_at) FROM {questions}), "
+            f"id, slug, name, description, position, retired_at FROM {topics} ORDER BY id"
+        )
+        version = hashlib.blake2b(repr(cursor.fetchall()).encode(), digest_size=16).hexdigest()
+    _version_read = None if connection.in_atomic_block else (version, now)
+    return version
+
+
+@receiver([post_save, post_delete], sender=Question)
+@receiver([post_save, post_delete], sender=Topic)
+@receiver(post_migrate)
+def _forget_version(**kwargs) -> None:
+    """Connected when this module is imported, which a process that serves the list does before it reads."""
+    _forget_version_now()
+    if connection.in_atomic_block:
+        # Again once the write is committed: a read between the write and the commit saw the old bank.
+        transaction.on_commit(_forget_version_now)
+
+
+def _forget_version_now() -> None:
+    global _version_read
+    _version_read = None
 
 
 def question_list(*, topic: Topic | None = None, difficulty: str = "", query: str = "") -> QuerySet[Question]:
