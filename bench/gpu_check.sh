@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The judge on a GPU host: the sandbox first, then every problem on --device cuda, then hostile files.
+# The judge on a GPU host: the sandbox first, then every problem on --device cuda, then the judge's speed there
+# (the warm pool on CUDA; its timing against triton's do_bench), then hostile files.
 #
 #   bench/gpu_check.sh [OUT_DIR]            OUT_DIR defaults to $OUT, else ./gpu-check-out
 #   PYTHON=/path/to/python3 bench/gpu_check.sh    an interpreter that has torch with CUDA (default: python3)
@@ -82,6 +83,11 @@ for line in bad[:3]:
     print("   ", line)
 PY
 done
+
+say "== speed on $device: the warm pool, and the judge's timing against triton.testing.do_bench"
+"$py" bench/gpu_speed.py "$out" --device "$device" --sandbox "${sandbox[1]}" ${bwrap:+--bwrap "$bwrap"} \
+    ${setpriv:+--setpriv "$setpriv"} 2>"$out/gpu-speed.stderr" | tee -a "$summary" \
+    || say "gpu_speed.py failed: $(tail -5 "$out/gpu-speed.stderr")"
 
 say "== hostile files on $device"
 for attack in cuda_side_stream cuda_memory_bomb infinite_loop memory_bomb_tensors fork_bomb read_repository \

@@ -1,19 +1,28 @@
-"""Judge overhead on the CPU: a problem's tests in-process against the same tests judged end to end.
+"""What judging costs beyond the work itself, on the CPU, in a long-lived process as the worker is.
 
-    .venv/bin/python bench/judge_overhead.py [slug] [--tests sample|all] [--runs N]
+    .venv/bin/python bench/judge_overhead.py mhsa            # sample and all tests, 20 judges each way
+    .venv/bin/python bench/judge_overhead.py stable-softmax --tests sample --runs 30 --cli-runs 3
 
-Prints the machine, then three medians: the tests run in this process (inputs generated, the reference
-solution called through the problem's driver, outputs checked; no sandbox), a judge through the CLI (a
-fresh `python -m runner judge` process, as a shell would), and `runner.judge` called in this long-lived
-process (as the worker calls it, reference results cached after the first run), each with its ratio to the
-in-process time; and the start of one sandboxed harness, spawn to ready, the part a warm pool removes.
+For each test selection, interleaved, `--runs` times:
+
+- in-process: the same tests with no sandbox, in this process: inputs drawn, the reference called through
+  the problem's driver and checked, and for a timed test its rounds of timed calls, twice (the judge times
+  the user's code and the reference's);
+- pooled: `runner.judge` of the reference solution with a warm pool (runner/pool.py, two processes), each
+  judge starting with the pool full, as a submission finds it on a worker between presses of Run;
+- cold: the same judge with every sandbox started on demand (JUDGE_POOL_SIZE=0).
+
+The overhead of a judge is its latency minus the in-process time of the same round; the script prints the
+median (p50) and p95 of each. Reference results are cached after a first, unmeasured judge, as a worker's are.
+It also prints, as before, the latency of the command line (`python -m runner judge`, a fresh interpreter
+each time) and the time one sandbox takes from spawn to ready (the import of torch a pool hides).
+
+Target (mhsa, sample tests): pooled p50 overhead at most 100 ms.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -24,38 +33,64 @@ import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from runner import judge, load_problem, seeds  # noqa: E402
 from runner.cache import ReferenceCache  # noqa: E402
+from runner.client import Harness  # noqa: E402
 from runner.harness.serve import Context, _module_from_source  # noqa: E402
+from runner.pool import WarmPool  # noqa: E402
 from runner.sandbox import SandboxOptions, describe  # noqa: E402
+from stack import machine, mark, percentile  # noqa: E402
 
 KEY = b"b" * 32
+TARGET_MS = 100.0
+POOL_SIZE = 2
 
 
-def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-                 platform.processor())
-    return (f"{model}, {os.cpu_count()} cores, Linux {platform.release()}, Python {platform.python_version()}, "
-            f"torch {torch.__version__}, torch threads 1, sandbox: {describe(SandboxOptions())}")
+class InProcess:
+    """A problem's tests run here, without a sandbox: the work a judge cannot avoid."""
 
+    def __init__(self, problem):
+        torch.set_num_threads(1)
+        self.problem = problem
+        for name in problem.modules:
+            _module_from_source(Path(name).stem, problem.source(name).decode(), name)
+        self.driver = _module_from_source("bench_driver", problem.source("driver.py").decode(), "driver.py")
+        self.solution = _module_from_source("bench_solution", problem.source("reference.py").decode(), "reference.py")
+        self.context = Context(torch.device("cpu"))
 
-def in_process_ms(problem, which: str) -> float:
-    """Inputs, the reference through the driver, and the checker, for every selected test, in this process."""
-    torch.set_num_threads(1)
-    for name in problem.modules:
-        _module_from_source(Path(name).stem, problem.source(name).decode(), name)
-    driver = _module_from_source("bench_driver", problem.source("driver.py").decode(), "driver.py")
-    solution = _module_from_source("bench_solution", problem.source("reference.py").decode(), "reference.py")
-    context = Context(torch.device("cpu"))
-    started = time.perf_counter()
-    for test in problem.selected_tests(which):
-        seed = seeds.sample_seed(problem.slug) if test.sample else seeds.hidden_seed(KEY, problem.version, 0)
-        inputs = problem.checker.inputs(test.params, seeds.generator(seed, test.name))
-        outputs = driver.run(solution, test.params, {k: v.clone() for k, v in inputs.items()}, context)
-        message = problem.checker.check(test.params, inputs, outputs, outputs)
+    def _call(self, test, inputs) -> None:
+        outputs = self.driver.run(self.solution, test.params, {k: v.clone() for k, v in inputs.items()}, self.context)
+        message = self.problem.checker.check(test.params, inputs, outputs, outputs)
         assert message is None, message
-    return (time.perf_counter() - started) * 1000
+
+    def run_ms(self, which: str) -> float:
+        limits = self.problem.limits
+        hidden = seeds.hidden_seed(KEY, self.problem.version, 0)
+        started = time.perf_counter()
+        for test in self.problem.selected_tests(which):
+            seed = seeds.sample_seed(self.problem.slug) if test.sample else hidden
+            self._call(test, self.problem.checker.inputs(test.params, seeds.generator(seed, test.name)))
+            if test.timed:
+                for round_index in range(limits.timed_rounds):
+                    for _ in ("user", "reference"):
+                        for index in range(limits.timed_iterations + 1):
+                            generator = seeds.generator(hidden, test.name, "timed", round_index, index)
+                            self._call(test, self.problem.checker.inputs(test.params, generator))
+        return (time.perf_counter() - started) * 1000
+
+
+def judge_ms(problem, which: str, cache: ReferenceCache, options: SandboxOptions, pool: WarmPool | None) -> float:
+    if pool is not None and not pool.wait_full(300):
+        raise SystemExit("the warm pool did not fill within 300 s")
+    hook = {"start_harness": pool.start_harness} if pool is not None else {"start_harness": Harness}
+    started = time.perf_counter()
+    verdict = judge(problem, problem.source("reference.py"), device="cpu", tests=which, cache=cache,
+                    secret_key=KEY, sandbox=options, **hook)
+    elapsed = (time.perf_counter() - started) * 1000
+    assert verdict.verdict == "accepted", [t for t in verdict.tests if t.status != "passed"]
+    return elapsed
 
 
 def cli_ms(slug: str, which: str) -> float:
@@ -68,21 +103,9 @@ def cli_ms(slug: str, which: str) -> float:
     return elapsed
 
 
-def long_lived_ms(problem, which: str, cache: ReferenceCache) -> float:
+def spawn_to_ready_ms(options: SandboxOptions) -> float:
     started = time.perf_counter()
-    verdict = judge(problem, problem.source("reference.py"), device="cpu", tests=which, cache=cache,
-                    secret_key=KEY)
-    elapsed = (time.perf_counter() - started) * 1000
-    assert verdict.verdict == "accepted", verdict.tests
-    return elapsed
-
-
-def start_to_ready_ms() -> float:
-    """A sandboxed harness from spawn to ready (torch imported, warmed up): what a warm pool would hide."""
-    from runner.client import Harness
-
-    started = time.perf_counter()
-    harness = Harness(SandboxOptions(), memory_limit_bytes=4 << 30, threads=1, gpu_index=None)
+    harness = Harness(options, memory_limit_bytes=4 << 30, threads=1, gpu_index=None)
     try:
         harness.wait_ready()
         return (time.perf_counter() - started) * 1000
@@ -90,30 +113,65 @@ def start_to_ready_ms() -> float:
         harness.close()
 
 
+def measure(problem, which: str, runs: int, options: SandboxOptions, pool: WarmPool) -> dict[str, list[float]]:
+    inside = InProcess(problem)
+    cache = ReferenceCache()
+    inside.run_ms(which)  # first-use costs are the process's, not the tests'
+    judge_ms(problem, which, cache, options, pool)  # fills the reference cache, as a worker's first judge does
+    found: dict[str, list[float]] = {"in-process": [], "pooled": [], "cold": [], "pooled overhead": [],
+                                     "cold overhead": []}
+    for _ in range(runs):
+        baseline = inside.run_ms(which)
+        pooled = judge_ms(problem, which, cache, options, pool)
+        cold = judge_ms(problem, which, cache, options, None)
+        found["in-process"].append(baseline)
+        found["pooled"].append(pooled)
+        found["cold"].append(cold)
+        found["pooled overhead"].append(pooled - baseline)
+        found["cold overhead"].append(cold - baseline)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slug", nargs="?", default="stable-softmax")
-    parser.add_argument("--tests", choices=["sample", "all"], default="sample")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("slug", nargs="?", default="mhsa")
+    parser.add_argument("--tests", choices=["sample", "all", "both"], default="both")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--cli-runs", type=int, default=3)
     args = parser.parse_args()
     problem = load_problem(args.slug)
+    options = SandboxOptions()
+    selections = ["sample", "all"] if args.tests == "both" else [args.tests]
+    pool = WarmPool(options, size=POOL_SIZE)
+    try:
+        results = {which: measure(problem, which, args.runs, options, pool) for which in selections}
+        stats = pool.stats
+    finally:
+        pool.close()
+    cli = {which: statistics.median(cli_ms(problem.slug, which) for _ in range(args.cli_runs)) for which in selections}
+    ready = statistics.median(spawn_to_ready_ms(options) for _ in range(max(3, args.cli_runs)))
+
     print(f"machine: {machine()}")
-    print(f"problem: {problem.slug} ({problem.version}), {len(problem.selected_tests(args.tests))} {args.tests} "
-          f"tests, median of {args.runs} runs")
-    in_process_ms(problem, args.tests)  # first-use costs are the process's, not the tests'
-    inside = statistics.median(in_process_ms(problem, args.tests) for _ in range(args.runs))
-    cache = ReferenceCache()
-    long_lived_ms(problem, args.tests, cache)  # fills the reference cache, as a worker's first judge does
-    worker = statistics.median(long_lived_ms(problem, args.tests, cache) for _ in range(args.runs))
-    command = statistics.median(cli_ms(problem.slug, args.tests) for _ in range(args.runs))
-    ready = statistics.median(start_to_ready_ms() for _ in range(args.runs))
-    print(f"{'tests in-process':38} {inside:10.1f} ms")
-    print(f"{'runner.judge in a long-lived process':38} {worker:10.1f} ms   {worker / inside:8.1f}x   "
-          f"overhead {worker - inside:8.1f} ms")
-    print(f"{'python -m runner judge (CLI)':38} {command:10.1f} ms   {command / inside:8.1f}x   "
-          f"overhead {command - inside:8.1f} ms")
-    print(f"{'of which one sandbox, spawn to ready':38} {ready:10.1f} ms   (torch imported; a warm pool hides it)")
-    print(f"{'long-lived judge less spawn to ready':38} {worker - ready:10.1f} ms   (about what remains with a pool)")
+    print(f"sandbox: {describe(options)}; torch threads 1; warm pool of {POOL_SIZE}, "
+          f"{'refills under SCHED_IDLE' if pool.idle else 'refills at normal priority'}")
+    print(f"problem: {problem.slug} ({problem.version}); {args.runs} judges per row, interleaved; "
+          f"pool lent {stats.lent_ready} ready and {stats.lent_starting} still starting, started {stats.cold} cold")
+    print(f"{'tests':7} {'figure':34} {'p50 ms':>9} {'p95 ms':>9}")
+    for which, found in results.items():
+        count = len(problem.selected_tests(which))
+        for name in ("in-process", "pooled", "cold", "pooled overhead", "cold overhead"):
+            values = found[name]
+            label = {"in-process": f"{count} tests in-process", "pooled": "runner.judge, warm pool",
+                     "cold": "runner.judge, cold starts", "pooled overhead": "overhead with the pool",
+                     "cold overhead": "overhead with cold starts"}[name]
+            print(f"{which:7} {label:34} {percentile(values, 50):9.1f} {percentile(values, 95):9.1f}")
+        print(f"{which:7} {'python -m runner judge (CLI), median':34} {cli[which]:9.1f}")
+    print(f"{'':7} {'one sandbox, spawn to ready, median':34} {ready:9.1f}")
+    if "sample" in results and problem.slug == "mhsa":
+        pooled = percentile(results["sample"]["pooled overhead"], 50)
+        cold = percentile(results["sample"]["cold overhead"], 50)
+        print(f"target: mhsa sample tests, p50 overhead with the pool <= {TARGET_MS:.0f} ms: {pooled:.1f} ms "
+              f"(cold starts: {cold:.1f} ms)  {mark(pooled <= TARGET_MS)}")
 
 
 if __name__ == "__main__":

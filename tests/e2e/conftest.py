@@ -2,49 +2,29 @@
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.error
-import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from interview.models import Status, Submission
+from interview.api_client import ApiClient
+from interview.models import Submission
 from interview.services.accounts import api_token_create
 from interview.services.content_sync import sync_problems
-from tests.judging_support import SOFTMAX, RedisServer, Worker, broker, content_with, wait_for
+from tests.judging_support import SOFTMAX, RedisServer, Worker, broker, content_with
 
 
-class Api:
-    """The HTTP API as a script sees it: a bearer token and JSON over real HTTP."""
-
-    def __init__(self, base_url: str, token: str):
-        self.base_url, self.token = base_url, token
-
-    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
-        request = urllib.request.Request(
-            self.base_url + path, method=method, data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, json.loads(response.read() or b"{}")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"{}")
+class Api(ApiClient):
+    """The API client with the tests' defaults: stable-softmax, and the worker's log in a timeout's message."""
 
     def submit(self, source: str, tests: str = "sample", problem: str = SOFTMAX) -> int:
-        status, body = self.call("POST", f"/api/problems/{problem}/submissions", {"source": source, "tests": tests})
-        assert status == 201, body
-        return body["id"]
+        return super().submit(problem, source, tests)
 
     def wait_judged(self, submission_id: int, timeout: float = 180, log=None) -> dict:
-        def judged():
-            _, body = self.call("GET", f"/api/submissions/{submission_id}")
-            return body if body["status"] in (Status.FINISHED, Status.ERROR) else None
-
-        return wait_for(judged, timeout=timeout, what=f"submission {submission_id} to be judged", interval=0.5,
-                        log=log)
+        try:
+            return super().wait_judged(submission_id, interval_s=0.5, timeout_s=timeout)
+        except TimeoutError as error:
+            raise AssertionError(f"{error}\n--- log ---\n{log()[-6000:]}" if log else str(error)) from None
 
 
 @pytest.fixture
