@@ -40,7 +40,7 @@ class ApiClient:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"{}")
 
-    def submit(self, problem: str, source: str, tests: str = "sample") -> int:
+    def submit(self, problem: str, source: str, tests: str = "all") -> int:
         """Submit source for problem's sample or full tests; the new submission's id."""
         status, body = self.call("POST", f"/api/problems/{problem}/submissions", {"source": source, "tests": tests})
         if status != 201:
