@@ -147,8 +147,9 @@ class _Run:
             self.sandbox_words = "none: the file was rejected before anything ran"
             return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
         cases = [(test, self._inputs(test)) for test in self.tests]
-        uncached = [test for test in self.tests if not self._cached(test)]
-        self._start(need_reference=bool(uncached))
+        # The reference starts beside the user's process when the first test needs it at once; otherwise
+        # only when a test needs it (an uncached result, a timed test), which a failing run may never reach.
+        self._start(need_reference=not self._cached(self.tests[0]))
         self.wall_deadline = time.monotonic() + self.problem.limits.wall_s
         try:
             loaded = self.user.load(self.problem.sandbox_blobs(source), **self._settings())
@@ -183,7 +184,7 @@ class _Run:
 
     def reference_result(self, test: TestSpec, inputs: dict[str, torch.Tensor]):
         """The reference harness's (answer, outputs) for a test, from the cache when possible."""
-        if test.name in self.reference_cases:
+        if test.name in self.reference_cases or self._cached(test):
             return self.reference_cases[test.name]
         frame, _ = self.reference_harness().request({"type": "run", "params": test.params}, inputs,
                                           timeout_s=max(5.0, 3 * self.problem.limits.time_cap_ms / 1000) + 30)
@@ -226,8 +227,8 @@ class _Run:
         return len(procs.owned_by(os.geteuid())) * 8 + 256
 
     def _start(self, *, need_reference: bool) -> None:
-        """The user's process, and the reference's beside it when a checked result is not cached; otherwise
-        the reference starts only if a timed test is reached (reference_harness)."""
+        """The user's process, and the reference's beside it if asked; otherwise the reference starts when a
+        test first needs it (reference_harness)."""
         self.user = self.start_harness(self.options, **self._harness_settings())
         self.sandbox_words = self.user.sandbox
         if need_reference:

@@ -342,9 +342,10 @@ def in_background(job: Callable[[], None]) -> None:
                 _releasing.discard(threading.current_thread())
 
     thread = threading.Thread(target=run, name="sandbox-release", daemon=True)
+    # Started under the lock, so wait_released() never finds it in the set before it has started.
     with _releasing_lock:
         _releasing.add(thread)
-    thread.start()
+        thread.start()
 
 
 @atexit.register
