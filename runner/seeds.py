@@ -21,19 +21,27 @@ KEY_BYTES = 32
 
 
 def load_key(state_dir: Path) -> bytes:
-    """The key in state_dir/seed.key, created (readable by its owner only) if missing."""
+    """The key in state_dir/seed.key, created (readable by its owner only) if missing.
+
+    Judges that start together (a worker's pool processes, two workers on one host) may all find it missing:
+    each writes a whole key to a file of its own and links it into place, so one wins and none reads a key
+    that is still being written."""
     state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = state_dir / "seed.key"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        key = path.read_bytes()
-        if len(key) < KEY_BYTES:
-            raise ValueError(f"{path} is shorter than {KEY_BYTES} bytes") from None
-        return key
-    key = secrets.token_bytes(KEY_BYTES)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key)
+    if not path.exists():
+        draft = state_dir / f"seed.key.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secrets.token_bytes(KEY_BYTES))
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    key = path.read_bytes()
+    if len(key) < KEY_BYTES:
+        raise ValueError(f"{path} is shorter than {KEY_BYTES} bytes")
     return key
 
 
