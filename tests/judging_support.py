@@ -174,14 +174,21 @@ class Worker:
         self.process.wait()
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
+        """A warm shutdown, as a service manager asks for one: SIGTERM to the main process alone (a pool process
+        that got it too would die mid-task and be replaced), then SIGKILL to whatever of the group is left."""
+        if self.process is None:
             return
-        os.killpg(self.process.pid, signal.SIGTERM)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
         try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        except ProcessLookupError:
+            pass
+        self.process.wait()
 
 
 def wait_for(condition, *, timeout: float, what: str, interval: float = 0.2, log=None):
