@@ -3,6 +3,7 @@ known-wrong solution must get the verdict (and message) its header declares."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ class Expectation:
     expected: str
     message: str | None
     verdict: Verdict | None = None
+    seconds: float = 0.0
 
     @property
     def met(self) -> bool:
@@ -69,8 +71,10 @@ def check_problem(problem: Problem, *, device: str = "cpu", on_result=None, **ju
         expectation = Expectation(path, expected, message)
         wanted_device = device_of(path)
         if wanted_device is None or wanted_device == device:
+            started = time.monotonic()
             expectation.verdict = judge(problem, path.read_bytes(), device=device, tests="all",
                                         stop_at_first_failure=True, **judge_options)
+            expectation.seconds = time.monotonic() - started
         found.append(expectation)
         if on_result:
             on_result(expectation)

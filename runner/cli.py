@@ -157,10 +157,10 @@ def _check(args: argparse.Namespace) -> int:
             if expectation.verdict is None:
                 say(f"  skip  {relative} (runs on another device)")
             elif expectation.met:
-                say(f"  ok    {relative}: {expectation.expected}")
+                say(f"  ok    {relative}: {expectation.expected} ({expectation.seconds:.1f} s)")
             else:
                 unmet += 1
-                say(f"  FAIL  {relative}: {expectation.explain()}")
+                say(f"  FAIL  {relative}: {expectation.explain()} ({expectation.seconds:.1f} s)")
 
         if not hasattr(own_pool, "pool"):
             # Each solution's processes start while the one before is judged, in a pool per job.
