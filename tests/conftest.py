@@ -23,6 +23,11 @@ def real_bank(db):
     sync_questions(content_dir=ROOT / "problems")
 
 
+def pytest_collection_modifyitems(items):
+    """The tests that take minutes go first: run in parallel processes, the rest is shared out while they run."""
+    items.sort(key=lambda item: item.get_closest_marker("takes_minutes") is None)
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item, so fixtures can tell whether the test failed."""

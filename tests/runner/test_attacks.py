@@ -15,7 +15,7 @@ from runner.sandbox.process import wait_released
 
 from .conftest import ATTACKS, header_field, judge_for_tests, read_expectation, requires_bubblewrap, sandbox_uid
 
-pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow, pytest.mark.takes_minutes, requires_bubblewrap]
 
 CPU_ATTACKS = sorted(p for p in ATTACKS.glob("*.py") if header_field(p, "device") in (None, "cpu"))
 CANARIES = [Path("/runner-attack-canary"), Path("/usr/runner-attack-canary"), Path("/etc/runner-attack-canary"),

@@ -12,6 +12,7 @@ from .conftest import ROOT, requires_bubblewrap
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
 
 
+@pytest.mark.takes_minutes
 @pytest.mark.timeout(1500)
 def test_check_all_meets_every_expectation():
     result = subprocess.run([sys.executable, "-m", "runner", "check", "--all", "--jobs", "2"], cwd=ROOT,
