@@ -18,11 +18,19 @@ if ! "$python_bin" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/
 fi
 
 # System packages: bubblewrap isolates judged code; Chromium drives the browser tests; the end-to-end tests
-# start Redis servers of their own, to stop and restart them.
+# start Redis servers of their own, to stop and restart them; docker-compose validates docker-compose.yml.
 system_packages=(bubblewrap)
-[ "$purpose" = test ] && system_packages+=(chromium chromium-driver redis-server)
+[ "$purpose" = test ] && system_packages+=(chromium chromium-driver redis-server docker-compose)
 declare -A provides=([bubblewrap]=/usr/bin/bwrap [chromium]=/usr/bin/chromium [chromium-driver]=/usr/bin/chromedriver
-                     [redis-server]=/usr/bin/redis-server)
+                     [redis-server]=/usr/bin/redis-server [docker-compose]=/usr/bin/docker-compose)
+# Its recommendations would bring the Docker daemon along, which only reading the file does not need.
+declare -A without_recommends=([docker-compose]=1)
+
+apt_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null \
+        || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; }
+}
+
 missing=()
 for pkg in "${system_packages[@]}"; do
     [ -x "${provides[$pkg]}" ] || missing+=("$pkg")
@@ -30,8 +38,12 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "Installing system packages: ${missing[*]}"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null \
-            || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null; }
+        plain=() lean=()
+        for pkg in "${missing[@]}"; do
+            if [ -n "${without_recommends[$pkg]:-}" ]; then lean+=("$pkg"); else plain+=("$pkg"); fi
+        done
+        [ ${#plain[@]} -eq 0 ] || apt_install "${plain[@]}"
+        [ ${#lean[@]} -eq 0 ] || apt_install --no-install-recommends "${lean[@]}"
     elif [ "$purpose" = test ]; then
         echo "error: missing system packages: ${missing[*]}" >&2
         echo "       install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}) and run this again." >&2
