@@ -51,14 +51,14 @@ def private_redis(tmp_path):
 
 
 @pytest.fixture
-def redis_url(tmp_path, worker_id):
+def redis_url(tmp_path):
     """The Redis this run was given (REDIS_URL) on a database of this test process's own (15, then 14 for the
     second of parallel test processes, ...), emptied first; else a private one."""
     given = os.environ.get("REDIS_URL")
     if given:
         import redis
 
-        parallel_index = 0 if worker_id == "master" else int(worker_id.removeprefix("gw"))
+        parallel_index = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
         parts = urlsplit(given)
         url = urlunsplit((parts.scheme, parts.netloc, f"/{15 - parallel_index}", "", ""))
         redis.Redis.from_url(url).flushdb()
