@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from runner import SandboxOptions, judge, load_problem, seeds  # noqa: E402
+from runner import JudgeOptions, SandboxOptions, judge, load_problem, seeds  # noqa: E402
 from runner.cache import ReferenceCache  # noqa: E402
 from runner.client import Harness  # noqa: E402
 from runner.harness.serve import Context, _module_from_source  # noqa: E402
@@ -67,8 +67,9 @@ def to_first_test_s(problem, options, device: str, cache: ReferenceCache, start_
         if event["event"] == "test" and not first:
             first.append(time.perf_counter() - started)
 
-    verdict = judge(problem, problem.source("reference.py"), device=device, tests="sample", sandbox=options,
-                    cache=cache, on_event=on_event, start_harness=start_harness)
+    verdict = judge(problem, problem.source("reference.py"),
+                    JudgeOptions(device=device, tests="sample", sandbox=options, cache=cache,
+                                 start_harness=start_harness), on_event=on_event)
     if verdict.verdict != "accepted":
         raise SystemExit(f"the reference was not accepted on {device}: {verdict.tests}")
     return first[0]
@@ -97,8 +98,8 @@ def pool_figures(report: Report, problem, options, device: str, judges: int) -> 
 def judge_reference_ms(problem, options, device: str, judges: int) -> list[float]:
     found = []
     for _ in range(judges):
-        verdict = judge(problem, problem.source("reference.py"), device=device, tests="all", sandbox=options,
-                        cache=ReferenceCache())
+        verdict = judge(problem, problem.source("reference.py"),
+                        JudgeOptions(device=device, tests="all", sandbox=options, cache=ReferenceCache()))
         if verdict.verdict != "accepted" or verdict.time.reference_ms is None:
             raise SystemExit(f"the reference's timed judge failed: {verdict.verdict} {verdict.tests}")
         found.append(verdict.time.reference_ms)

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from runner import judge, load_problem, seeds  # noqa: E402
+from runner import JudgeOptions, judge, load_problem, seeds  # noqa: E402
 from runner.cache import ReferenceCache  # noqa: E402
 from runner.client import Harness  # noqa: E402
 from runner.harness.serve import Context, _module_from_source  # noqa: E402
@@ -84,10 +84,11 @@ class InProcess:
 def judge_ms(problem, which: str, cache: ReferenceCache, options: SandboxOptions, pool: WarmPool | None) -> float:
     if pool is not None and not pool.wait_full(300):
         raise SystemExit("the warm pool did not fill within 300 s")
-    hook = {"start_harness": pool.start_harness} if pool is not None else {"start_harness": Harness}
+    start_harness = pool.start_harness if pool is not None else Harness
     started = time.perf_counter()
-    verdict = judge(problem, problem.source("reference.py"), device="cpu", tests=which, cache=cache,
-                    secret_key=KEY, sandbox=options, **hook)
+    verdict = judge(problem, problem.source("reference.py"),
+                    JudgeOptions(device="cpu", tests=which, cache=cache, secret_key=KEY, sandbox=options,
+                                 start_harness=start_harness))
     elapsed = (time.perf_counter() - started) * 1000
     assert verdict.verdict == "accepted", [t for t in verdict.tests if t.status != "passed"]
     return elapsed

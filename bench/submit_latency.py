@@ -57,13 +57,14 @@ class LocalJudge:
         self.run_ms()  # the reference cache fills, as the worker's did during its self-check
 
     def run_ms(self) -> float:
-        from runner import judge
+        from runner import JudgeOptions, judge
 
         if not self.pool.wait_full(300):
             raise SystemExit("this process's warm pool did not fill")
         started = time.perf_counter()
-        verdict = judge(self.problem, SOURCE, device="cpu", tests="sample", cache=self.cache,
-                        sandbox=self.options, start_harness=self.pool.start_harness)
+        verdict = judge(self.problem, SOURCE, JudgeOptions(device="cpu", tests="sample", cache=self.cache,
+                                                           sandbox=self.options,
+                                                           start_harness=self.pool.start_harness))
         elapsed = (time.perf_counter() - started) * 1000
         assert verdict.verdict == "accepted", verdict.tests
         return elapsed

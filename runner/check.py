@@ -4,10 +4,10 @@ known-wrong solution must get the verdict (and message) its header declares."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .judge import judge
+from .judge import JudgeOptions, judge
 from .problems import Problem, read_expectation
 from .verdict import Verdict
 
@@ -63,17 +63,18 @@ def shortfalls(problem: Problem) -> list[str]:
     return found
 
 
-def check_problem(problem: Problem, *, device: str = "cpu", on_result=None, **judge_options) -> list[Expectation]:
-    """Judge every solution of problem on device with all tests, each up to its first failing test (whose
-    status is the verdict, as in a full run); the expectations, met or not."""
+def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) -> list[Expectation]:
+    """Judge every solution of problem on options.device with all tests, each up to its first failing test
+    (whose status is the verdict, as in a full run); the expectations, met or not."""
+    device = options.device
+    options = replace(options, tests="all", stop_at_first_failure=True)
     found = []
     for path, expected, message in problem.solutions():
         expectation = Expectation(path, expected, message)
         wanted_device = device_of(path)
         if wanted_device is None or wanted_device == device:
             started = time.monotonic()
-            expectation.verdict = judge(problem, path.read_bytes(), device=device, tests="all",
-                                        stop_at_first_failure=True, **judge_options)
+            expectation.verdict = judge(problem, path.read_bytes(), options)
             expectation.seconds = time.monotonic() - started
         found.append(expectation)
         if on_result:

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .check import check_problem, shortfalls
-from .judge import JudgeError, judge
+from .judge import JudgeError, JudgeOptions, judge
 from .pool import WarmPool
 from .problems import ProblemError, list_problems, load_problem
 from .sandbox import SandboxOptions, default_state_dir
@@ -92,8 +92,9 @@ def _list(args: argparse.Namespace) -> int:
 
 def _judge(args: argparse.Namespace) -> int:
     source = args.solution.read_bytes()
-    verdict = judge(args.problem, source, device=args.device, tests=args.tests, problems_dir=args.problems_dir,
-                    sandbox=_options(args), gpu_index=args.gpu, threads=args.threads)
+    problem = load_problem(args.problem, args.problems_dir)
+    verdict = judge(problem, source, JudgeOptions(device=args.device, tests=args.tests, sandbox=_options(args),
+                                                  gpu_index=args.gpu, threads=args.threads))
     if args.json:
         print(json.dumps(verdict.to_json()))
     else:
@@ -168,8 +169,9 @@ def _check(args: argparse.Namespace) -> int:
                                      gpu_index=args.gpu if args.device == "cuda" else None, refill_while_lent=True)
             with printing:
                 pools.append(own_pool.pool)
-        check_problem(problem, device=args.device, on_result=report, sandbox=options, gpu_index=args.gpu,
-                      threads=args.threads, start_harness=own_pool.pool.start_harness)
+        check_problem(problem, JudgeOptions(device=args.device, sandbox=options, gpu_index=args.gpu,
+                                            threads=args.threads, start_harness=own_pool.pool.start_harness),
+                      on_result=report)
         if lines:
             flush()
         return unmet

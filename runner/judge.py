@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import torch
@@ -22,9 +22,10 @@ from .client import Harness
 from .problems import Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
-from .testcase import forbidden_message, judge_case
+from .testcase import CaseResult, forbidden_message, judge_case
 from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, PASSED, RUNTIME_ERROR,
-                      SKIPPED, TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall)
+                      SKIPPED, TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall,
+                      ratio)
 
 MAX_SOURCE_BYTES = 256 << 10
 LOAD_TIMEOUT_S = 10.0
@@ -36,33 +37,40 @@ class JudgeError(Exception):
     """The judge cannot run at all (unknown problem, unusable device, sandbox required but missing)."""
 
 
-def judge(problem: Problem | str, source: str | bytes, *, device: str = "auto", tests: str = "all",
-          on_event: Event | None = None, problems_dir: Path | str | None = None,
-          sandbox: SandboxOptions | None = None, require_sandbox: bool = False, gpu_index: int = 0,
-          threads: int = 1, secret_key: bytes | None = None,
-          cache: reference_cache.ReferenceCache | None = None,
-          start_harness: Callable[..., Harness] = Harness, stop_at_first_failure: bool = False) -> Verdict:
-    """Judge source against problem; a Verdict whatever the submission does, JudgeError if the judge cannot run.
+@dataclass(frozen=True)
+class JudgeOptions:
+    """How to judge: on which device, which tests, in which sandbox.
 
-    start_harness(options, memory_limit_bytes=, threads=, gpu_index=) makes each sandboxed process; a
-    warm pool passes one that hands out processes started ahead of time, each used for one run only.
-    stop_at_first_failure: skip the tests after the first that fails; the verdict, which is that test's
-    status, is the same, and a user's run still gets every test's result (`runner check` asks for it).
+    The last three are for callers that manage resources themselves: a fixed seed key (tests), a cache of
+    reference results other than the process-wide one, and start_harness(sandbox, memory_limit_bytes=,
+    threads=, gpu_index=), which makes each sandboxed process (a warm pool passes one that hands out
+    processes started ahead of time, each used for one run only).
     """
-    options = sandbox or SandboxOptions()
-    if require_sandbox and not options.require:
-        options = SandboxOptions(**{**options.__dict__, "require": True})
+
+    device: str = "auto"  # auto, cpu or cuda
+    tests: str = "all"  # all, sample, or a comma-separated list of test names
+    gpu_index: int = 0  # which GPU, on cuda
+    threads: int = 1  # intra-op threads of the judged process
+    sandbox: SandboxOptions = field(default_factory=SandboxOptions)
+    # Skip the tests after the first that fails: the verdict, that test's status, is the same (`runner check`).
+    stop_at_first_failure: bool = False
+    secret_key: bytes | None = None  # None: the key under sandbox.state_dir
+    cache: reference_cache.ReferenceCache | None = None  # None: the process-wide cache
+    start_harness: Callable[..., Harness] = Harness
+
+
+def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | None = None, *,
+          on_event: Event | None = None) -> Verdict:
+    """Judge source against problem (a Problem, or the slug of one under problems/); a Verdict whatever the
+    submission does, JudgeError if the judge cannot run. on_event(event) hears each test as it finishes."""
     if isinstance(problem, str):
         try:
-            problem = load_problem(problem, problems_dir)
+            problem = load_problem(problem)
         except ProblemError as error:
             raise JudgeError(str(error)) from None
-    chosen_device = resolve_device(problem, device)
-    run = _Run(problem, chosen_device, problem.selected_tests(tests), options, on_event or (lambda event: None),
-               gpu_index=gpu_index if chosen_device == "cuda" else None, threads=threads,
-               key=secret_key if secret_key is not None else seeds.load_key(options.state_dir),
-               cache=cache if cache is not None else reference_cache.DEFAULT, start_harness=start_harness,
-               stop_at_first_failure=stop_at_first_failure)
+    options = options or JudgeOptions()
+    device = resolve_device(problem, options.device)
+    run = _Run(problem, device, problem.selected_tests(options.tests), options, on_event or (lambda event: None))
     return run.judge(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
 
 
@@ -96,16 +104,16 @@ def precheck(source: bytes) -> str | None:
 class _Run:
     """The state of one judgement."""
 
-    def __init__(self, problem: Problem, device: str, tests: list[TestSpec], options: SandboxOptions,
-                 emit: Event, *, gpu_index: int | None, threads: int, key: bytes,
-                 cache: reference_cache.ReferenceCache, start_harness: Callable[..., Harness],
-                 stop_at_first_failure: bool = False):
-        self.problem, self.device, self.tests, self.options, self.emit = problem, device, tests, options, emit
-        self.stop_at_first_failure = stop_at_first_failure
-        self.gpu_index, self.threads, self.cache = gpu_index, threads, cache
-        self.start_harness = start_harness
+    def __init__(self, problem: Problem, device: str, tests: list[TestSpec], options: JudgeOptions, emit: Event):
+        self.problem, self.device, self.tests, self.emit = problem, device, tests, emit
+        self.sandbox, self.threads = options.sandbox, options.threads
+        self.gpu_index = options.gpu_index if device == "cuda" else None
+        self.stop_at_first_failure = options.stop_at_first_failure
+        self.cache = options.cache if options.cache is not None else reference_cache.DEFAULT
+        self.start_harness = options.start_harness
         # Starting the sandboxes is the judge's cost; the user's wall clock starts once they are up.
         self.wall_deadline = float("inf")
+        key = options.secret_key if options.secret_key is not None else seeds.load_key(options.sandbox.state_dir)
         self.hidden_seed = seeds.hidden_seed(key, problem.version)
         self.user: Harness | None = None
         self.reference: Harness | None = None
@@ -160,11 +168,11 @@ class _Run:
             return self._finish_with(failure)
         for test, inputs in cases:
             try:
-                result = judge_case(self, test, inputs)
+                case = judge_case(self, test, inputs)
             except Ended as ended:
                 return self._finish_with(_ended_result(test.name, ended))
-            self._record(result)
-            if self.stop_at_first_failure and result.status != PASSED:
+            self._gather(case)
+            if self.stop_at_first_failure and case.result.status != PASSED:
                 return self._skip_rest("skipped: this judge stops at the first failure")
 
     def _seed(self, test: TestSpec) -> int:
@@ -229,10 +237,10 @@ class _Run:
     def _start(self, *, need_reference: bool) -> None:
         """The user's process, and the reference's beside it if asked; otherwise the reference starts when a
         test first needs it (reference_harness)."""
-        self.user = self.start_harness(self.options, **self._harness_settings())
+        self.user = self.start_harness(self.sandbox, **self._harness_settings())
         self.sandbox_words = self.user.sandbox
         if need_reference:
-            self.reference = self.start_harness(self.options, **self._harness_settings())
+            self.reference = self.start_harness(self.sandbox, **self._harness_settings())
         self.user.wait_ready()
         if self.reference:
             self._load_reference()
@@ -242,7 +250,7 @@ class _Run:
         cost, so the run's wall clock is moved on by what it took."""
         if self.reference is None:
             started = time.monotonic()
-            self.reference = self.start_harness(self.options, **self._harness_settings())
+            self.reference = self.start_harness(self.sandbox, **self._harness_settings())
             self._load_reference()
             self.wall_deadline += time.monotonic() - started
         return self.reference
@@ -265,6 +273,17 @@ class _Run:
         if loaded.get("error"):
             return TestResult(name, loaded["error"]["status"], loaded["error"]["message"])
         return None
+
+    def _gather(self, case: CaseResult) -> None:
+        """Record a judged test and fold its figures into the verdict's: the highest peaks, the last timing."""
+        if case.user_peak_bytes is not None:
+            user = max(self.memory.user_peak_bytes or 0, case.user_peak_bytes)
+            reference = max(self.memory.reference_peak_bytes or 0, case.reference_peak_bytes or 0)
+            self.memory = MemoryFigures(user_peak_bytes=user, reference_peak_bytes=reference,
+                                        ratio=ratio(user, reference))
+        if case.time is not None:
+            self.time = case.time
+        self._record(case.result)
 
     def _record(self, result: TestResult) -> None:
         self.results.append(result)

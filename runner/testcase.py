@@ -7,18 +7,16 @@ judge's watch, a changed input, an error raised in the call, a wrong result, the
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import torch
 
 from . import seeds
-from .client import Observed
+from .client import Harness, Observed
 from .problems import Problem, TestSpec
 from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
                       TimeFigures, ratio)
-
-if TYPE_CHECKING:
-    from .judge import _Run
 
 # Resident-memory growth a call can cause without tensors (modules imported on first use, allocator
 # slack, the harness's copies of inputs and outputs are added separately); growth beyond this and the
@@ -29,11 +27,39 @@ RSS_SLACK_BYTES = 256 << 20
 FLOOR_GRAIN_MS = 2.0
 
 
+class Judgement(Protocol):
+    """What judging one test needs from the judgement it belongs to (runner/judge.py's run)."""
+
+    problem: Problem
+    device: str
+    hidden_seed: int
+    user: Harness
+
+    def reference_result(self, test: TestSpec, inputs: dict[str, torch.Tensor]) -> tuple[dict[str, Any], dict]:
+        """The reference's (answer, outputs) for the test, from the cache or the reference's process."""
+
+    def reference_harness(self) -> Harness:
+        """The reference's process, started when first needed."""
+
+    def request_timeout_s(self, wanted_s: float | None = None) -> float:
+        """How long the next request to the user's process may take."""
+
+
+@dataclass
+class CaseResult:
+    """One test's result and the figures it measured; the judgement gathers them into the verdict's."""
+
+    result: TestResult
+    user_peak_bytes: int | None = None
+    reference_peak_bytes: int | None = None
+    time: TimeFigures | None = None
+
+
 def forbidden_message(calls: list[str], when: str) -> str:
     return f"called {', '.join(calls)} {when}; this problem forbids it"
 
 
-def judge_case(run: _Run, test: TestSpec, inputs: dict[str, torch.Tensor]) -> TestResult:
+def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) -> CaseResult:
     """The result of one test; raises sandbox.Ended when the user's process stops answering."""
     expected_answer, expected = run.reference_result(test, inputs)
     frame, observed = run.user.request({"type": "run", "params": test.params}, inputs,
@@ -41,24 +67,22 @@ def judge_case(run: _Run, test: TestSpec, inputs: dict[str, torch.Tensor]) -> Te
     answer = frame.header
     failure = _call_failure(answer, "during the call")
     if failure:
-        return TestResult(test.name, *failure)
+        return CaseResult(TestResult(test.name, *failure))
     message = run.problem.checker.check(test.params, inputs, frame.tensors, expected)
     if message:
-        return TestResult(test.name, WRONG_ANSWER, message)
+        return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(answer, observed, inputs, frame.tensors)
     result = TestResult(test.name, PASSED, "", time_ms=answer.get("time_ns", 0) / 1e6, peak_bytes=peak)
     reference_peak = expected_answer.get("peak_bytes")
-    run.memory.user_peak_bytes = max(run.memory.user_peak_bytes or 0, peak)
-    run.memory.reference_peak_bytes = max(run.memory.reference_peak_bytes or 0, reference_peak or 0)
-    run.memory.ratio = ratio(run.memory.user_peak_bytes, run.memory.reference_peak_bytes)
+    case = CaseResult(result, user_peak_bytes=peak, reference_peak_bytes=reference_peak or 0)
     limit, basis = case_memory_limit(run.problem, test, inputs, reference_peak)
     if peak > limit:
         result.status = MEMORY_LIMIT_EXCEEDED
         result.message = f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} ({basis})"
-        return result
+        return case
     if test.timed:
-        _time(run, test, result)
-    return result
+        case.time = _time(run, test, result)
+    return case
 
 
 def _call_failure(answer: dict[str, Any], when: str) -> tuple[str, str] | None:
@@ -115,8 +139,9 @@ def _mib(size: int) -> str:
     return f"{size / (1 << 20):.2f} MiB"
 
 
-def _time(run: _Run, test: TestSpec, result: TestResult) -> None:
-    """Interleave rounds of the user's and the reference's timed calls on the same fresh inputs."""
+def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | None:
+    """Interleave rounds of the user's and the reference's timed calls on the same fresh inputs; the figures,
+    or None when a timed call failed (the result says how)."""
     limits = run.problem.limits
     user_times, reference_times, floors = [], [], []
     for round_index in range(limits.timed_rounds):
@@ -128,16 +153,16 @@ def _time(run: _Run, test: TestSpec, result: TestResult) -> None:
         failure = _timed_failure(run, test, batch, answers, limits.timed_iterations)
         if failure:
             result.status, result.message = failure
-            return
+            return None
         (user_answer, _, user_seen), (ref_answer, _, ref_seen) = answers["user"], answers["reference"]
         user_times += [ns / 1e6 for ns in user_answer["times_ns"]]
         reference_times += [ns / 1e6 for ns in ref_answer["times_ns"]]
         floors.append(_trusted_floor_ms(run.device, user_seen, ref_seen, ref_answer["times_ns"]))
-    _judge_time(run, result, statistics.median(user_times), statistics.median(floors),
-                statistics.median(reference_times))
+    return _judge_time(run.problem, result, statistics.median(user_times), statistics.median(floors),
+                       statistics.median(reference_times))
 
 
-def _timing_inputs(run: _Run, test: TestSpec, round_index: int, count: int) -> dict[str, torch.Tensor]:
+def _timing_inputs(run: Judgement, test: TestSpec, round_index: int, count: int) -> dict[str, torch.Tensor]:
     seed = run.hidden_seed
     batch = {}
     for index in range(count):
@@ -147,7 +172,7 @@ def _timing_inputs(run: _Run, test: TestSpec, round_index: int, count: int) -> d
     return batch
 
 
-def _timed_request(run: _Run, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
+def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
     harness = run.user if who == "user" else run.reference_harness()
     allowance = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
     timeout = run.request_timeout_s(allowance) if who == "user" else allowance + 30
@@ -158,7 +183,7 @@ def _timed_request(run: _Run, who: str, test: TestSpec, batch: dict[str, torch.T
     return frame.header, frame.tensors, observed
 
 
-def _timed_failure(run: _Run, test: TestSpec, batch: dict[str, torch.Tensor], answers,
+def _timed_failure(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor], answers,
                    count: int) -> tuple[str, str] | None:
     user_answer, user_outputs, _ = answers["user"]
     failure = _call_failure(user_answer, "during a timed call")
@@ -189,17 +214,19 @@ def _trusted_floor_ms(device: str, user_seen: Observed, ref_seen: Observed, ref_
     return max(0.0, user_total - overhead) / calls * 1000
 
 
-def _judge_time(run: _Run, result: TestResult, reported_ms: float, floor_ms: float, reference_ms: float) -> None:
-    limits = run.problem.limits
+def _judge_time(problem: Problem, result: TestResult, reported_ms: float, floor_ms: float,
+                reference_ms: float) -> TimeFigures:
+    limits = problem.limits
     user_ms, note = reported_ms, ""
     if floor_ms > 2 * reported_ms + FLOOR_GRAIN_MS:
         user_ms = floor_ms
         note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)"
     result.time_ms = user_ms
-    run.time = TimeFigures(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
+    figures = TimeFigures(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
     allowed = min(limits.time_ratio * reference_ms, limits.time_cap_ms)
     if user_ms > allowed:
         result.status = TIME_LIMIT_EXCEEDED
-        result.message = (f"median {user_ms:.3f} ms per call{note}, {run.time.ratio:.1f}× the reference's "
+        result.message = (f"median {user_ms:.3f} ms per call{note}, {figures.ratio:.1f}× the reference's "
                           f"{reference_ms:.3f} ms; the limit is {limits.time_ratio:g}× "
                           f"(and at most {limits.time_cap_ms:g} ms)")
+    return figures

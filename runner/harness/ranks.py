@@ -20,7 +20,7 @@ import os
 import socket
 import subprocess
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from . import wire
 
@@ -34,7 +34,7 @@ def free_port() -> int:
 class RankGroup:
     """world_size rank processes with the submission loaded in each."""
 
-    def __init__(self, world_size: int, load: wire.Frame, device: str):
+    def __init__(self, world_size: int, load: wire.Frame, device: str, serve_rank: Callable[..., None]):
         port = free_port()
         self.world_size = world_size
         self.ranks = []
@@ -45,7 +45,7 @@ class RankGroup:
             request_read, request_write = os.pipe()
             response_read, response_write = os.pipe()
             if device == "cpu":
-                _fork_rank(request_read, response_write, rank, world_size, port, timeout_s)
+                _fork_rank(serve_rank, request_read, response_write, rank, world_size, port, timeout_s)
             else:
                 argv = [sys.executable, "-s", "-P", "-B", "-m", "harness", str(request_read), str(response_write),
                         device, str(rank), str(world_size), str(port), str(timeout_s)]
@@ -66,7 +66,8 @@ class RankGroup:
         return merge(self._all(frame.header, frame.tensors))
 
 
-def _fork_rank(request_fd: int, response_fd: int, rank: int, world_size: int, port: int, timeout_s: float) -> None:
+def _fork_rank(serve_rank: Callable[..., None], request_fd: int, response_fd: int, rank: int, world_size: int,
+               port: int, timeout_s: float) -> None:
     """Start a rank as a fork of this controller; in the child, serve as that rank and never return."""
     if os.fork() != 0:
         return
@@ -74,8 +75,6 @@ def _fork_rank(request_fd: int, response_fd: int, rank: int, world_size: int, po
         keep = sorted({0, 1, 2, request_fd, response_fd})
         for low, high in zip(keep, keep[1:] + [_fd_bound()]):
             os.closerange(low + 1, high)
-        from .serve import serve_rank
-
         serve_rank(request_fd, response_fd, rank, world_size, port, timeout_s)
     finally:
         os._exit(0)
@@ -111,12 +110,15 @@ def merge(frames: list[wire.Frame]) -> tuple[dict[str, Any], dict]:
     return merged, outputs
 
 
-def serve_ranks(load: wire.Frame, requests, responses) -> None:
-    """The controller's loop: one group per world size, every request answered by all its ranks."""
+def serve_ranks(load: wire.Frame, requests, responses, serve_rank: Callable[..., None]) -> None:
+    """The controller's loop: one group per world size, every request answered by all its ranks.
+
+    serve_rank(request_fd, response_fd, rank, world_size, port, timeout_s) is what a forked rank runs (the
+    request loop's, passed in so that this module and the loop do not import each other)."""
     device = load.header.get("device", "cpu")
     default_size = int(load.header["world_size"])
     sizes = sorted({default_size, *map(int, load.header.get("world_sizes", []))})
-    groups = {size: RankGroup(size, load, device) for size in sizes}
+    groups = {size: RankGroup(size, load, device, serve_rank) for size in sizes}
     answer, _ = merge([frame for group in groups.values() for frame in group.loaded])
     wire.write_frame(responses, {"type": "loaded", "forbidden": answer["forbidden"],
                                  **({"error": answer["error"]} if "error" in answer else {})})

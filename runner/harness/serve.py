@@ -290,7 +290,7 @@ def _serve_started(requests, responses) -> None:
     if load.header.get("world_size", 1) > 1 and "rank" not in load.header:
         from .ranks import serve_ranks
 
-        serve_ranks(load, requests, responses)
+        serve_ranks(load, requests, responses, serve_rank)
         return
     session = Session(load)
     answer = session.load_solution(load.blobs["solution"], list(load.header.get("entry_points", [])))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from runner import SandboxOptions, judge
+from runner import JudgeOptions, SandboxOptions, judge
 from runner.cache import ReferenceCache
 from runner.problems import read_expectation
 
@@ -29,12 +29,13 @@ def bubblewrap_works() -> bool:
 requires_bubblewrap = pytest.mark.skipif(not bubblewrap_works(), reason="bubblewrap does not work here")
 
 
-def judge_for_tests(problem: str, source: bytes | str, **options):
-    """runner.judge with a fixed seed key, a cache shared by the session, and the real sandbox required."""
+def judge_for_tests(problem: str, source: bytes | str, *, on_event=None, **options):
+    """runner.judge with a fixed seed key, a cache shared by the session, and the real sandbox required;
+    options are JudgeOptions fields."""
     options.setdefault("sandbox", SandboxOptions(mode="bubblewrap", require=True))
     options.setdefault("device", "cpu")
     options.setdefault("cache", SHARED_CACHE)
-    return judge(problem, source, secret_key=TEST_KEY, **options)
+    return judge(problem, source, JudgeOptions(secret_key=TEST_KEY, **options), on_event=on_event)
 
 
 def sandbox_uid(verdict) -> int | None:

@@ -118,8 +118,8 @@ def test_a_required_sandbox_refuses_to_judge_without_bubblewrap():
         judge_for_tests("stable-softmax", _reference(), tests="sample",
                         sandbox=SandboxOptions(bwrap="/nonexistent/bwrap", require=True))
     with pytest.raises(JudgeError, match="required"):
-        judge_for_tests("stable-softmax", _reference(), tests="sample", require_sandbox=True,
-                        sandbox=SandboxOptions(mode="plain"))
+        judge_for_tests("stable-softmax", _reference(), tests="sample",
+                        sandbox=SandboxOptions(mode="plain", require=True))
 
 
 def test_without_bubblewrap_auto_falls_back_to_a_plain_process():
