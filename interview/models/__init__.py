@@ -8,7 +8,7 @@ from interview.models.practice import (
 from interview.models.problem_sets import ProblemSet, ProblemSetItem
 from interview.models.problems import Needs, Problem, ProblemDraft, SolutionReveal
 from interview.models.questions import Difficulty, Origin, Question, Topic
-from interview.models.submissions import Queue, Status, Submission, SubmissionTest, Suite
+from interview.models.submissions import Queue, Status, Submission, SubmissionTest, Suite, TestStatus, Verdict
 from interview.models.workers import WorkerHeartbeat, WorkerState
 
 __all__ = [
@@ -16,5 +16,5 @@ __all__ = [
     "MockInterviewItem", "MockInterviewSubmission", "Needs", "Origin", "PracticeItem", "PracticeSession",
     "Problem", "ProblemDraft", "ProblemSet", "ProblemSetItem", "Question", "Queue", "Rating", "Review",
     "ReviewCard", "SessionState", "SolutionReveal", "Status", "StudyProfile", "Submission", "SubmissionTest",
-    "Suite", "Topic", "WorkerHeartbeat", "WorkerState",
+    "Suite", "TestStatus", "Topic", "Verdict", "WorkerHeartbeat", "WorkerState",
 ]

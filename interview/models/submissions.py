@@ -30,9 +30,42 @@ class Queue(models.TextChoices):
     CPU = "cpu", "CPU"
     GPU = "gpu", "GPU"
 
+    @property
+    def device(self) -> str:
+        """The torch device type a worker consuming this queue judges on."""
+        return "cuda" if self is Queue.GPU else "cpu"
+
+
+# The judge's vocabulary. The values are the runner's (runner.verdict), which the web side must not import;
+# tests/interview/test_vocabulary.py keeps the two the same.
+class Verdict(models.TextChoices):
+    ACCEPTED = "accepted", "Accepted"
+    WRONG_ANSWER = "wrong_answer", "Wrong answer"
+    TIME_LIMIT_EXCEEDED = "time_limit_exceeded", "Time limit exceeded"
+    MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded", "Memory limit exceeded"
+    RUNTIME_ERROR = "runtime_error", "Runtime error"
+    COMPILE_ERROR = "compile_error", "Compile error"
+    FORBIDDEN = "forbidden", "Forbidden call"
+    INTERNAL_ERROR = "internal_error", "Judge error"
+
+
+class TestStatus(models.TextChoices):
+    """A test's outcome: passed, skipped (after an earlier failure), or the failing verdict it produced."""
+
+    __test__ = False  # a name pytest would otherwise try to collect where a test module imports it
+
+    PASSED = "passed", "Passed"
+    SKIPPED = "skipped", "Skipped"
+    WRONG_ANSWER = Verdict.WRONG_ANSWER.value, Verdict.WRONG_ANSWER.label
+    TIME_LIMIT_EXCEEDED = Verdict.TIME_LIMIT_EXCEEDED.value, Verdict.TIME_LIMIT_EXCEEDED.label
+    MEMORY_LIMIT_EXCEEDED = Verdict.MEMORY_LIMIT_EXCEEDED.value, Verdict.MEMORY_LIMIT_EXCEEDED.label
+    RUNTIME_ERROR = Verdict.RUNTIME_ERROR.value, Verdict.RUNTIME_ERROR.label
+    COMPILE_ERROR = Verdict.COMPILE_ERROR.value, Verdict.COMPILE_ERROR.label
+    FORBIDDEN = Verdict.FORBIDDEN.value, Verdict.FORBIDDEN.label
+    INTERNAL_ERROR = Verdict.INTERNAL_ERROR.value, Verdict.INTERNAL_ERROR.label
+
 
 ACTIVE_STATUSES = (Status.QUEUED, Status.RUNNING)
-ACCEPTED = "accepted"
 
 
 class Submission(models.Model):
@@ -43,7 +76,8 @@ class Submission(models.Model):
     idempotency_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
 
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    verdict = models.CharField(max_length=24, blank=True)
+    verdict = models.CharField(max_length=24, choices=Verdict.choices, blank=True,
+                               help_text="Blank until the submission is finished.")
     message = models.TextField(blank=True, help_text="Why the submission could not be judged, if it could not.")
     problem_version = models.CharField(
         max_length=32, help_text="The problem's version when submitted; the judged one once finished."
@@ -102,7 +136,7 @@ class Submission(models.Model):
 
     @property
     def accepted(self) -> bool:
-        return self.status == Status.FINISHED and self.verdict == ACCEPTED
+        return self.status == Status.FINISHED and self.verdict == Verdict.ACCEPTED
 
 
 class SubmissionTest(models.Model):
@@ -111,7 +145,7 @@ class SubmissionTest(models.Model):
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
     index = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=200)
-    status = models.CharField(max_length=24)
+    status = models.CharField(max_length=24, choices=TestStatus.choices)
     message = models.TextField(blank=True)
     time_ms = models.FloatField(null=True, blank=True)
     peak_bytes = models.BigIntegerField(null=True, blank=True)

@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from interview.keypoints import match_key_points
 from interview.models import (
-    InterviewState, Level, MockInterview, MockInterviewItem, Problem, Question, Status, Submission, Suite, Topic,
+    InterviewState, Level, MockInterview, MockInterviewItem, Problem, Question, Status, Submission, Suite,
+    TestStatus, Topic,
 )
-from interview.models.submissions import ACCEPTED
 
 CONCEPT_QUESTIONS = 4
 PROBLEM_WEIGHT = 2
@@ -77,14 +77,15 @@ def past_interviews(*, user, limit: int = 50) -> list[MockInterview]:
 
 def item_submissions(item: MockInterviewItem) -> list[Submission]:
     """The item's submissions of all tests made before the interview closed, newest first, with passed counts."""
+    passed = Count("results", filter=Q(results__status=TestStatus.PASSED))
     return list(Submission.objects.filter(mock_interview_attempt__item=item, suite=Suite.ALL,
                                           created_at__lte=item.interview.closed_at)
-                .annotate(passed=Count("results", filter=Q(results__status="passed"))).order_by("-created_at"))
+                .annotate(passed=passed).order_by("-created_at"))
 
 
 def best_submission(submissions: list[Submission]) -> Submission | None:
     """The submission that counts: the first accepted one, else the one that passed the most tests."""
-    accepted = [s for s in submissions if s.status == Status.FINISHED and s.verdict == ACCEPTED]
+    accepted = [s for s in submissions if s.accepted]
     if accepted:
         return min(accepted, key=lambda submission: submission.created_at)
     judged = [s for s in submissions if s.status == Status.FINISHED]
@@ -157,7 +158,7 @@ def _problem_report(item: MockInterviewItem, now: datetime) -> ItemReport:
     best = best_submission(submissions)
     if best is None:
         score = 0.0
-    elif best.verdict == ACCEPTED:
+    elif best.accepted:
         score = 1.0
     else:
         score = PARTIAL_CREDIT * best.passed / (best.tests_total or 1)

@@ -8,15 +8,14 @@ from django.utils import timezone
 
 from interview.models import (
     ItemState, PracticeItem, PracticeSession, Problem, Question, ReviewCard, SessionState, Status, Submission, Suite,
-    Topic,
+    Topic, Verdict,
 )
-from interview.models.submissions import ACCEPTED
 from interview.selectors.study_days import end_of_today
 
 
 def solved_problem_ids(*, user) -> set[int]:
     """Problems the user has an accepted submission of all tests to."""
-    return set(Submission.objects.filter(user=user, status=Status.FINISHED, verdict=ACCEPTED, suite=Suite.ALL)
+    return set(Submission.objects.filter(user=user, status=Status.FINISHED, verdict=Verdict.ACCEPTED, suite=Suite.ALL)
                .values_list("problem_id", flat=True).distinct())
 
 

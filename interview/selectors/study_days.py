@@ -6,8 +6,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils import timezone
 
-from interview.models import Review, Status, StudyProfile, Submission, Suite
-from interview.models.submissions import ACCEPTED
+from interview.models import Review, Status, StudyProfile, Submission, Suite, Verdict
 
 # Activity further back than this cannot change the current streak by much, and is not read.
 STREAK_HORIZON_DAYS = 400
@@ -47,7 +46,7 @@ def study_streak(*, user, now: datetime | None = None) -> Streak:
     since = now - timedelta(days=STREAK_HORIZON_DAYS)
     moments = list(Review.objects.filter(user=user, reviewed_at__gte=since).values_list("reviewed_at", flat=True))
     moments += Submission.objects.filter(
-        user=user, status=Status.FINISHED, verdict=ACCEPTED, suite=Suite.ALL, finished_at__gte=since,
+        user=user, status=Status.FINISHED, verdict=Verdict.ACCEPTED, suite=Suite.ALL, finished_at__gte=since,
     ).values_list("finished_at", flat=True)
     days = {moment.astimezone(zone).date() for moment in moments}
     today = now.astimezone(zone).date()

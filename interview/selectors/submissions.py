@@ -5,8 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
-from interview.models import Problem, SolutionReveal, Status, Submission, Suite
-from interview.models.submissions import ACCEPTED
+from interview.models import Problem, SolutionReveal, Status, Submission, Suite, Verdict
 
 
 def visible_submission(*, user, pk: int) -> Submission | None:
@@ -59,7 +58,7 @@ def problem_statuses(*, user) -> dict[int, str]:
     """Per problem id: solved (an accepted submission of all tests), attempted, or revealed (answer read)."""
     if not user.is_authenticated:
         return {}
-    accepted = Q(status=Status.FINISHED, verdict=ACCEPTED, suite=Suite.ALL)
+    accepted = Q(status=Status.FINISHED, verdict=Verdict.ACCEPTED, suite=Suite.ALL)
     rows = (Submission.objects.filter(user=user).values("problem_id")
             .annotate(solved=Count("pk", filter=accepted)))
     statuses = {row["problem_id"]: SOLVED if row["solved"] else ATTEMPTED for row in rows}
@@ -71,5 +70,5 @@ def problem_statuses(*, user) -> dict[int, str]:
 
 def has_solved(*, user, problem: Problem) -> bool:
     return user.is_authenticated and Submission.objects.filter(
-        user=user, problem=problem, status=Status.FINISHED, verdict=ACCEPTED, suite=Suite.ALL
+        user=user, problem=problem, status=Status.FINISHED, verdict=Verdict.ACCEPTED, suite=Suite.ALL
     ).exists()

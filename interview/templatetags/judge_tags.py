@@ -3,24 +3,13 @@
 from django import template
 from django.utils.html import json_script
 
+from interview.models import Status, TestStatus, Verdict
+
 register = template.Library()
 
-LABELS = {
-    "accepted": "Accepted",
-    "wrong_answer": "Wrong answer",
-    "time_limit_exceeded": "Time limit exceeded",
-    "memory_limit_exceeded": "Memory limit exceeded",
-    "runtime_error": "Runtime error",
-    "compile_error": "Compile error",
-    "forbidden": "Forbidden call",
-    "internal_error": "Judge error",
-    "passed": "Passed",
-    "skipped": "Skipped",
-    "queued": "Queued",
-    "running": "Running",
-    "finished": "Finished",
-    "error": "Could not be judged",
-}
+# The words for every verdict, test status and submission status, taken from the models' choices. A failing
+# test status is also a verdict, with the same label.
+LABELS = {**dict(Verdict.choices), **dict(TestStatus.choices), **dict(Status.choices)}
 
 
 @register.filter
