@@ -3,7 +3,7 @@
 from django.conf import settings
 
 from interview.models import Problem, ProblemDraft, SolutionReveal
-from interview.services.submissions import Refused
+from interview.services.submissions import RefusalReason, Refused
 
 
 def draft_save(*, user, problem: Problem, source: str) -> ProblemDraft:
@@ -11,7 +11,8 @@ def draft_save(*, user, problem: Problem, source: str) -> ProblemDraft:
     size = len(source.encode("utf-8", "surrogatepass"))
     if size > settings.JUDGE_MAX_SOURCE_BYTES:
         raise Refused(
-            f"The draft is {size:,} bytes; the limit is {settings.JUDGE_MAX_SOURCE_BYTES:,}.", status=413
+            f"The draft is {size:,} bytes; the limit is {settings.JUDGE_MAX_SOURCE_BYTES:,}.",
+            reason=RefusalReason.TOO_LARGE,
         )
     draft, _ = ProblemDraft.objects.update_or_create(user=user, problem=problem, defaults={"source": source})
     return draft

@@ -5,6 +5,7 @@ that is not there yet; a message that could not be sent (the broker was down) le
 the sweep (interview.services.judge_runs) sends it later. Nothing here imports the judge engine.
 """
 
+import enum
 import hashlib
 import logging
 import math
@@ -35,12 +36,25 @@ JUDGED_FIELDS = {
 }  # fmt: skip
 
 
-class Refused(Exception):
-    """A write the limits turn away (too big, too many, too fast), with the HTTP status an API answers."""
+class RefusalReason(enum.StrEnum):
+    """Why a write was turned away; interview.views.refusals says what each means in HTTP."""
 
-    def __init__(self, message: str, *, status: int, retry_after: int | None = None):
+    INVALID = "invalid"  # the request itself is malformed
+    TOO_LARGE = "too_large"
+    KEY_REUSED = "key_reused"  # an idempotency key already made a different submission
+    RATE_LIMITED = "rate_limited"  # too many submissions in the last minute
+    TOO_MANY_QUEUED = "too_many_queued"  # too many of the user's submissions wait to be judged
+
+
+class Refused(Exception):
+    """A write turned away (malformed, too big, too many, too fast): a message for the user and its reason.
+
+    `retry_after`, in seconds, says when the same request may succeed, where waiting helps.
+    """
+
+    def __init__(self, message: str, *, reason: RefusalReason, retry_after: int | None = None):
         super().__init__(message)
-        self.message, self.status, self.retry_after = message, status, retry_after
+        self.message, self.reason, self.retry_after = message, reason, retry_after
 
 
 @dataclass(frozen=True)
@@ -61,11 +75,12 @@ def submission_create(*, user, problem: Problem, source: str, suite: str,
     retried request), so one click makes one submission. The source also becomes the user's draft.
     """
     if suite not in Suite.values:
-        raise Refused(f"tests must be one of {', '.join(Suite.values)}", status=400)
+        raise Refused(f"tests must be one of {', '.join(Suite.values)}", reason=RefusalReason.INVALID)
     size = len(source.encode("utf-8", "surrogatepass"))
     if size > settings.JUDGE_MAX_SOURCE_BYTES:
         raise Refused(
-            f"The source is {size:,} bytes; the limit is {settings.JUDGE_MAX_SOURCE_BYTES:,}.", status=413
+            f"The source is {size:,} bytes; the limit is {settings.JUDGE_MAX_SOURCE_BYTES:,}.",
+            reason=RefusalReason.TOO_LARGE,
         )
     with transaction.atomic():
         # One user's submissions are created one at a time, so two requests racing cannot both slip under a
@@ -89,7 +104,8 @@ def submission_create(*, user, problem: Problem, source: str, suite: str,
 
 def _replayed(earlier: Submission, problem: Problem, source: str, suite: str) -> Submission:
     if (earlier.problem_id, earlier.suite, source_digest(earlier.source)) != (problem.pk, suite, source_digest(source)):
-        raise Refused("This idempotency key was already used for a different submission.", status=409)
+        raise Refused("This idempotency key was already used for a different submission.",
+                      reason=RefusalReason.KEY_REUSED)
     return earlier
 
 
@@ -104,14 +120,14 @@ def _check_limits(user) -> None:
         raise Refused(
             f"You sent {len(recent)} submissions in the last minute, the most allowed; "
             f"try again in {wait} second{'s' if wait != 1 else ''}.",
-            status=429, retry_after=wait,
+            reason=RefusalReason.RATE_LIMITED, retry_after=wait,
         )
     waiting = Submission.objects.filter(user=user, status__in=ACTIVE_STATUSES).count()
     if waiting >= settings.JUDGE_MAX_QUEUED_PER_USER:
         raise Refused(
             f"You have {waiting} submissions waiting to be judged, the most allowed at once; "
             "send the next one when one of them has finished.",
-            status=429, retry_after=5,
+            reason=RefusalReason.TOO_MANY_QUEUED, retry_after=5,
         )
 
 

@@ -5,24 +5,23 @@ The site's pages authenticate with the session (unsafe methods must carry the CS
 no CSRF token, since no browser adds that header by itself. Every error is JSON with an `error` field.
 """
 
-import json
 from functools import wraps
 
-from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from interview.models import Problem, Submission, Suite
+from interview.models import Problem, Submission
 from interview.selectors.submissions import queue_position, user_submissions, visible_submission
 from interview.selectors.workers import consuming
 from interview.services.accounts import api_token_user
 from interview.services.problems import draft_save
-from interview.services.submissions import Refused, submission_create
+from interview.services.submissions import Created, Refused, submission_create
+from interview.views.refusals import refusal_response
+from interview.views.submission_requests import draft_request, submission_request
 
-IDEMPOTENCY_KEY_MAX = 64
 HISTORY_LIMIT = 50
 
 
@@ -73,31 +72,17 @@ def api_endpoint(*methods: str):
     return decorate
 
 
-def _body(request) -> dict:
-    """The request's JSON object; ValueError with a message for anything else."""
-    try:
-        data = json.loads(request.body or b"null")
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"the body is not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise ValueError("the body must be a JSON object")
-    return data
-
-
-def _source(data: dict) -> str:
-    source = data.get("source")
-    if not isinstance(source, str):
-        raise ValueError('"source" must be a string')
-    return source
-
-
 def _problem(slug: str) -> Problem | None:
     return Problem.objects.live().filter(slug=slug).first()
 
 
-def _refused(refusal: Refused) -> JsonResponse:
-    headers = {"Retry_After": str(refusal.retry_after)} if refusal.retry_after else {}
-    return json_error(refusal.message, refusal.status, **headers)
+def created_response(created: Created) -> JsonResponse:
+    """201 {"id"} with the submission's API URL, and whether an earlier request with the key made it."""
+    response = JsonResponse({"id": created.submission.pk}, status=201)
+    response["Location"] = reverse("submission_api", args=[created.submission.pk])
+    if created.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
 
 
 @api_endpoint("GET", "POST")
@@ -110,27 +95,12 @@ def problem_submissions_api(request, user, slug: str):
         submissions = user_submissions(user=user, problem=problem)[:HISTORY_LIMIT]
         return JsonResponse({"submissions": [_summary(submission) for submission in submissions]})
     try:
-        data = _body(request)
-        source = _source(data)
-        suite = data.get("tests", Suite.ALL)
-        if suite not in Suite.values:
-            raise ValueError('"tests" must be "sample" or "all"')
-        key = request.headers.get("Idempotency-Key", "").strip() or None
-        if key is not None and len(key) > IDEMPOTENCY_KEY_MAX:
-            raise ValueError(f"the Idempotency-Key header is longer than {IDEMPOTENCY_KEY_MAX} characters")
-    except ValueError as error:
-        return json_error(str(error), 400)
-    except RequestDataTooBig:
-        return json_error("the request body is too large", 413)
-    try:
-        created = submission_create(user=user, problem=problem, source=source, suite=suite, idempotency_key=key)
+        sent = submission_request(request)
+        created = submission_create(user=user, problem=problem, source=sent.source, suite=sent.suite,
+                                    idempotency_key=sent.idempotency_key)
     except Refused as refusal:
-        return _refused(refusal)
-    response = JsonResponse({"id": created.submission.pk}, status=201)
-    response["Location"] = reverse("submission_api", args=[created.submission.pk])
-    if created.replayed:
-        response["Idempotent-Replayed"] = "true"
-    return response
+        return refusal_response(refusal)
+    return created_response(created)
 
 
 @api_endpoint("GET")
@@ -153,13 +123,9 @@ def problem_draft_api(request, user, slug: str):
         return JsonResponse({"source": draft.source if draft else problem.starter_code,
                              "saved_at": draft.updated_at.isoformat() if draft else None})
     try:
-        draft_save(user=user, problem=problem, source=_source(_body(request)))
-    except ValueError as error:
-        return json_error(str(error), 400)
-    except RequestDataTooBig:
-        return json_error("the request body is too large", 413)
+        draft_save(user=user, problem=problem, source=draft_request(request))
     except Refused as refusal:
-        return _refused(refusal)
+        return refusal_response(refusal)
     return HttpResponse(status=204)
 
 

@@ -4,16 +4,16 @@ They answer like the problem API (interview.views.api), so the problem page's sc
 unchanged on an interview's coding item; after the end they answer 409 with the reason.
 """
 
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http import HttpResponse
 
-from interview.models import MockInterviewItem, Suite
+from interview.models import MockInterviewItem
 from interview.services.mock_interviews import (
     InterviewError, InterviewOver, mock_interview_save_draft, mock_interview_submit,
 )
 from interview.services.submissions import Refused
-from interview.views.api import IDEMPOTENCY_KEY_MAX, _body, _refused, _source, api_endpoint, json_error
+from interview.views.api import api_endpoint, created_response, json_error
+from interview.views.refusals import refusal_response
+from interview.views.submission_requests import draft_request, submission_request
 
 
 def _item(user, pk: int, position: int) -> MockInterviewItem | None:
@@ -28,11 +28,9 @@ def mock_interview_draft_api(request, user, pk: int, position: int):
     if item is None:
         return json_error("no such item in an interview of yours", 404)
     try:
-        mock_interview_save_draft(item=item, draft=_source(_body(request)))
-    except ValueError as error:
-        return json_error(str(error), 400)
-    except RequestDataTooBig:
-        return json_error("the request body is too large", 413)
+        mock_interview_save_draft(item=item, draft=draft_request(request))
+    except Refused as refusal:
+        return refusal_response(refusal)
     except InterviewOver as over:
         return json_error(str(over), 409)
     return HttpResponse(status=204)
@@ -45,24 +43,13 @@ def mock_interview_submissions_api(request, user, pk: int, position: int):
     if item is None:
         return json_error("no such item in an interview of yours", 404)
     try:
-        data = _body(request)
-        source = _source(data)
-        suite = data.get("tests", Suite.ALL)
-        if suite not in Suite.values:
-            raise ValueError('"tests" must be "sample" or "all"')
-        key = request.headers.get("Idempotency-Key", "").strip()[:IDEMPOTENCY_KEY_MAX] or None
-    except ValueError as error:
-        return json_error(str(error), 400)
-    except RequestDataTooBig:
-        return json_error("the request body is too large", 413)
-    try:
-        created = mock_interview_submit(item=item, source=source, suite=suite, idempotency_key=key)
+        sent = submission_request(request)
+        created = mock_interview_submit(item=item, source=sent.source, suite=sent.suite,
+                                        idempotency_key=sent.idempotency_key)
+    except Refused as refusal:
+        return refusal_response(refusal)
     except InterviewOver as over:
         return json_error(str(over), 409)
     except InterviewError as error:
         return json_error(str(error), 400)
-    except Refused as refusal:
-        return _refused(refusal)
-    response = JsonResponse({"id": created.submission.pk}, status=201)
-    response["Location"] = reverse("submission_api", args=[created.submission.pk])
-    return response
+    return created_response(created)

@@ -31,6 +31,7 @@ from interview.services.mock_interviews import (
 )
 from interview.services.submissions import Refused
 from interview.views.problems import EDITOR_SCRIPT, EDITOR_STYLESHEET
+from interview.views.submission_requests import IDEMPOTENCY_KEY_MAX
 
 
 @login_required
@@ -143,9 +144,9 @@ def mock_interview_submit_view(request, pk: int, position: int):
     item = _own_item(request, pk, position)
     source = request.POST.get("source", "").replace("\r\n", "\n")
     suite = Suite.SAMPLE if request.POST.get("tests") == Suite.SAMPLE else Suite.ALL
+    key = request.POST.get("idempotency_key", "")[:IDEMPOTENCY_KEY_MAX] or None
     try:
-        created = mock_interview_submit(item=item, source=source, suite=suite,
-                                        idempotency_key=request.POST.get("idempotency_key", "")[:64] or None)
+        created = mock_interview_submit(item=item, source=source, suite=suite, idempotency_key=key)
     except InterviewOver as over:
         messages.error(request, str(over))
         return redirect("mock_interview_report", pk=pk)

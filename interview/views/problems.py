@@ -18,6 +18,8 @@ from interview.selectors.problems import all_tags, editor_source, problem_list
 from interview.selectors.submissions import has_solved, user_submissions
 from interview.services.problems import solution_reveal
 from interview.services.submissions import Refused, submission_create
+from interview.views.refusals import refusal_status
+from interview.views.submission_requests import IDEMPOTENCY_KEY_MAX
 
 EDITOR_SCRIPT = "interview/editor/editor.js"
 EDITOR_STYLESHEET = "interview/editor/editor.css"
@@ -73,12 +75,12 @@ def problem_submit_view(request, slug: str):
     problem = get_object_or_404(Problem.objects.live(), slug=slug)
     source = request.POST.get("source", "").replace("\r\n", "\n")
     suite = Suite.SAMPLE if request.POST.get("tests") == Suite.SAMPLE else Suite.ALL
+    key = request.POST.get("idempotency_key", "")[:IDEMPOTENCY_KEY_MAX] or None
     try:
-        created = submission_create(user=request.user, problem=problem, source=source, suite=suite,
-                                    idempotency_key=request.POST.get("idempotency_key", "")[:64] or None)
+        created = submission_create(user=request.user, problem=problem, source=source, suite=suite, idempotency_key=key)
     except Refused as refusal:
         context = _detail_context(request, problem, source=source, refusal=refusal.message)
-        return render(request, "interview/problem_detail.html", context, status=refusal.status)
+        return render(request, "interview/problem_detail.html", context, status=refusal_status(refusal))
     return redirect(created.submission)
 
 

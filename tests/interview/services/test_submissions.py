@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from interview.models import ProblemDraft, Status, Submission, SubmissionTest
-from interview.services.submissions import Refused, submission_create, submissions_rejudge
+from interview.services.submissions import RefusalReason, Refused, submission_create, submissions_rejudge
 from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
 from tests.judging_support import broker, free_port
 
@@ -69,7 +69,7 @@ def test_an_idempotency_key_reused_for_other_code_is_refused(user, problem, embe
     create(user, problem, key="click-1")
     with pytest.raises(Refused) as refusal:
         create(user, problem, source="other = 1\n", key="click-1")
-    assert refusal.value.status == 409
+    assert refusal.value.reason == RefusalReason.KEY_REUSED
 
 
 def test_idempotency_keys_belong_to_their_user(user, problem, embedded_queue):
@@ -78,11 +78,11 @@ def test_idempotency_keys_belong_to_their_user(user, problem, embedded_queue):
     assert Submission.objects.count() == 2
 
 
-def test_a_source_over_the_size_limit_is_refused_with_413(user, problem, settings):
+def test_a_source_over_the_size_limit_is_refused_as_too_large(user, problem, settings):
     settings.JUDGE_MAX_SOURCE_BYTES = 100
     with pytest.raises(Refused) as refusal:
         create(user, problem, source="#" * 101)
-    assert refusal.value.status == 413
+    assert refusal.value.reason == RefusalReason.TOO_LARGE
     assert "101 bytes; the limit is 100" in refusal.value.message
     assert not Submission.objects.exists()
 
@@ -103,7 +103,7 @@ def test_more_submissions_than_the_rate_limit_in_a_minute_are_refused_with_a_wai
     create(user, problem)
     with pytest.raises(Refused) as refusal:
         create(user, problem)
-    assert refusal.value.status == 429
+    assert refusal.value.reason == RefusalReason.RATE_LIMITED
     assert 1 <= refusal.value.retry_after <= 60
     assert "in the last minute" in refusal.value.message
 
@@ -123,7 +123,7 @@ def test_more_waiting_submissions_than_the_cap_are_refused(user, problem, settin
     Submission.objects.filter(pk=running.pk).update(status=Status.RUNNING, lease_expires_at=timezone.now())
     with pytest.raises(Refused) as refusal:
         create(user, problem)
-    assert refusal.value.status == 429
+    assert refusal.value.reason == RefusalReason.TOO_MANY_QUEUED
     assert "2 submissions waiting" in refusal.value.message
     Submission.objects.filter(pk=running.pk).update(status=Status.FINISHED, lease_expires_at=None)
     create(user, problem)
@@ -132,7 +132,7 @@ def test_more_waiting_submissions_than_the_cap_are_refused(user, problem, settin
 def test_an_unknown_test_suite_is_refused(user, problem):
     with pytest.raises(Refused) as refusal:
         create(user, problem, suite="hidden")
-    assert refusal.value.status == 400
+    assert refusal.value.reason == RefusalReason.INVALID
 
 
 def test_rejudging_clears_the_judgement_and_queues_it_again(embedded_queue, django_capture_on_commit_callbacks):
