@@ -8,8 +8,8 @@
 #   DEVICE=cpu bench/gpu_check.sh          the same steps on the CPU, to try the script on a machine without GPU
 #
 # The host needs PyTorch and CUDA, nothing else: where bubblewrap or setpriv is missing, the Debian packages
-# in .gpu-bundle/ (fetched beforehand on a machine with a registry, see README.md "GPU check") are unpacked
-# under /opt/runner-gpu-bundle and used. Every figure lands in OUT_DIR; summary.txt holds the verdicts.
+# in .gpu-bundle/ (fetched beforehand on a machine with a registry, see docs/operating.md "GPU check") are
+# unpacked under /opt/runner-gpu-bundle and used. Every figure lands in OUT_DIR; summary.txt holds the verdicts.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

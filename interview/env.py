@@ -1,4 +1,4 @@
-"""Typed reads of environment variables, each one recorded so a test can check the README documents it."""
+"""Typed reads of environment variables, each one recorded so a test can check docs/settings.md documents it."""
 
 import os
 

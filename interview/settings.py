@@ -1,4 +1,4 @@
-"""Django settings, read from the environment (every variable is documented in README.md).
+"""Django settings, read from the environment (every variable is documented in docs/settings.md).
 
 The defaults serve one person on one laptop: SQLite, DEBUG on, an embedded queue. DJANGO_ENV=production
 marks a multi-user deployment, where a missing secret key or DEBUG left on stops the process at start-up.
@@ -137,7 +137,7 @@ CONTENT_DIR = Path(env_str("INTERVIEW_CONTENT_DIR", str(BASE_DIR / "problems")))
 
 REDIS_URL = env_str("REDIS_URL")
 
-# Judging: see README.md, "Submissions and the judge".
+# Judging: see docs/architecture.md, "The data flow of a submission", and docs/operating.md.
 # Unset: the judge engine's own default under the home directory. Every judge on a host must share it, since
 # it holds the locks that hand out the sandbox uids.
 JUDGE_STATE_DIR = env_str("JUDGE_STATE_DIR") or None

@@ -1,8 +1,8 @@
 """The judge engine: runs a PyTorch submission against a problem package in a sandbox, returns a Verdict.
 
 Plain Python with no web framework: `judge(problem, source, options, on_event=...)` takes a problem, the
-source and a JudgeOptions, and returns dataclasses. See
-README.md, "Judge", for the command line and the sandbox, and problems/README.md for the problem format.
+source and a JudgeOptions, and returns dataclasses. See docs/judge.md for the command line, the verdicts and
+the sandbox, and problems/README.md for the problem format.
 """
 
 from .judge import JudgeError, JudgeOptions, judge

@@ -1,6 +1,6 @@
 """Verdicts and per-test results: the plain data the judge hands back.
 
-The names are a contract (the web app stores them and the CLI prints them): see README.md, "Judge".
+The names are a contract (the web app stores them and the CLI prints them): see docs/judge.md, "Verdicts".
 """
 
 from __future__ import annotations

@@ -88,9 +88,9 @@ def test_the_workers_may_build_the_sandbox_inside_their_container_and_nothing_mo
         assert "security_opt" not in SERVICES[name], name
 
 
-def test_the_readme_documents_the_backup_command():
-    readme = (ROOT / "README.md").read_text()
-    assert "docker compose exec -T db pg_dump -U interview -d interview" in readme
+def test_the_operating_doc_documents_the_backup_command():
+    operating = (ROOT / "docs" / "operating.md").read_text()
+    assert "docker compose exec -T db pg_dump -U interview -d interview" in operating
 
 
 def test_the_web_image_migrates_syncs_collects_static_and_serves_with_gunicorn():
