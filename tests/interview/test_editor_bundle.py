@@ -40,15 +40,39 @@ def package_lock():
     return json.loads((EDITOR / "package-lock.json").read_text(encoding="utf-8"))
 
 
-def test_the_bundle_is_committed_and_exposes_the_editor_api():
+def our_strings() -> set[str]:
+    """The quoted strings of editor/src's own scripts, less import specifiers: text no CodeMirror file has.
+
+    Left out are strings that esbuild may write otherwise: those with an escape, a quote or a non-ASCII
+    character, and bare words (a key may lose its quotes, `typeof x == "undefined"` becomes `typeof x>"u"`).
+    """
+    strings = set()
+    for path in sorted((EDITOR / "src").rglob("*.js")):
+        code = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+        code = re.sub(r"^\s*//.*$", "", code, flags=re.MULTILINE)
+        code = re.sub(r"\bimport\b[^;]*?\bfrom\s*(\"[^\"]*\"|'[^']*')", "", code)
+        strings.update(match[1] or match[2] or "" for match in re.finditer(r'"([^"\\\n]*)"|\'([^\'\\\n]*)\'', code))
+    return {text for text in strings
+            if len(text) >= 8 and text.isascii() and not text.isidentifier() and not set(text) & set("\"'`")}
+
+
+def test_the_bundle_holds_the_text_of_our_own_editor_source():
+    """A stale build, a bare CodeMirror bundle or some other file lacks strings only editor/src/ has."""
     script = (BUNDLE / "editor.js").read_text(encoding="utf-8")
-    assert len(script) > 100_000, "editor.js is too small to hold CodeMirror"
-    assert "window.InterviewEditor" in script
-    for method in ("mount", "getValue", "setValue", "focus", "destroy", "setReadOnly"):
-        assert method in script
+    strings = our_strings()
+    assert len(strings) >= 20, "the string literals of editor/src were not found: is the pattern still right?"
+    missing = sorted(text for text in strings if text not in script)
+    assert not missing, f"editor.js lacks these strings of editor/src: {missing[:5]}: {REBUILD}"
+    assert "window.InterviewEditor=Object.freeze({mount:" in script
+
+
+def test_the_stylesheet_holds_every_class_and_variable_our_source_defines():
+    source = (EDITOR / "src" / "editor.css").read_text(encoding="utf-8")
     stylesheet = (BUNDLE / "editor.css").read_text(encoding="utf-8")
-    assert ".interview-editor" in stylesheet
-    assert "light-dark(" in stylesheet
+    names = set(re.findall(r"\.interview-editor[\w-]*", source)) | set(re.findall(r"(--editor-[\w-]+)\s*:", source))
+    assert len(names) >= 5, "no classes or variables found in editor/src/editor.css: is the pattern still right?"
+    missing = sorted(name for name in names if name not in stylesheet)
+    assert not missing, f"editor.css lacks {missing[:5]}: {REBUILD}"
 
 
 def test_the_bundle_carries_the_licences_of_the_packages_it_contains():
