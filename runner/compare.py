@@ -1,8 +1,34 @@
-"""Comparison helpers for trusted checkers: messages that say what differed, where, and by how much."""
+"""Comparison helpers for trusted checkers: messages that say what differed, where, and by how much.
+
+On a hidden test the messages must not carry the values a submission could collect into a table of answers
+(the expected values, or the error, from which the expected value follows): the judge runs the checker
+inside values_hidden(), and a checker that writes a value into a message of its own asks reveals_values().
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Iterator
+
 import torch
+
+_REVEAL_VALUES = contextvars.ContextVar("reveal_values", default=True)
+
+
+@contextlib.contextmanager
+def values_hidden() -> Iterator[None]:
+    """Within it, messages say where and how much differs, never a value (a hidden test is being checked)."""
+    token = _REVEAL_VALUES.set(False)
+    try:
+        yield
+    finally:
+        _REVEAL_VALUES.reset(token)
+
+
+def reveals_values() -> bool:
+    """Whether a message may show values: true on sample tests, false on hidden ones."""
+    return _REVEAL_VALUES.get()
 
 
 def where(index: tuple[int, ...]) -> str:
@@ -35,8 +61,9 @@ def tensors(name: str, got: torch.Tensor | None, expected: torch.Tensor, *, atol
     bad_got = ~torch.isfinite(got64) & torch.isfinite(expected64)
     if bad_got.any():
         first = _position(int(bad_got.reshape(-1).nonzero()[0]), got.shape)
+        value = f": {got64[first].item()}" if reveals_values() else ""
         return (f"{name}: {int(bad_got.sum())} non-finite values where the reference is finite "
-                f"(first at {where(first)}: {got64[first].item()})")
+                f"(first at {where(first)}{value})")
     both_nan = torch.isnan(got64) & torch.isnan(expected64)
     error = (got64 - expected64).abs().nan_to_num(nan=float("inf"))
     error[both_nan] = 0
@@ -47,6 +74,9 @@ def tensors(name: str, got: torch.Tensor | None, expected: torch.Tensor, *, atol
         return None
     at = _position(worst, got.shape)
     wrong = int((excess > 0).sum())
+    if not reveals_values():
+        return (f"{name}: {wrong} of {got.numel()} values differ beyond the tolerance, the worst at {where(at)} "
+                "(a hidden test: its values are not shown)")
     return (f"{name}: {wrong} of {got.numel()} values differ; largest error {error.reshape(-1)[worst].item():.3g} "
             f"at {where(at)} (expected {expected64[at].item():.6g}, got {got64[at].item():.6g}; "
             f"tolerance {atol:g} + {rtol:g}·|expected|)")

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import torch
 
-from . import seeds
+from . import compare, seeds
 from .client import Harness, Observed
 from .problems import Problem, TestSpec
 from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
@@ -68,7 +68,7 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     failure = _call_failure(answer, "during the call")
     if failure:
         return CaseResult(TestResult(test.name, *failure))
-    message = run.problem.checker.check(test.params, inputs, frame.tensors, expected)
+    message = checked(run.problem, test, inputs, frame.tensors, expected)
     if message:
         return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(answer, observed, inputs, frame.tensors)
@@ -83,6 +83,16 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     if test.timed:
         case.time = _time(run, test, result)
     return case
+
+
+def checked(problem: Problem, test: TestSpec, inputs: dict[str, torch.Tensor], got: dict[str, torch.Tensor],
+            expected: dict[str, torch.Tensor]) -> str | None:
+    """The problem's checker on one call's outputs; on a hidden test (and every timed call, whose inputs are
+    hidden too) its messages show no values."""
+    if test.sample and not test.timed:
+        return problem.checker.check(test.params, inputs, got, expected)
+    with compare.values_hidden():
+        return problem.checker.check(test.params, inputs, got, expected)
 
 
 def _call_failure(answer: dict[str, Any], when: str) -> tuple[str, str] | None:
@@ -195,7 +205,7 @@ def _timed_failure(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor
         got = {k[len(prefix):]: v for k, v in user_outputs.items() if k.startswith(prefix)}
         expected = {k[len(prefix):]: v for k, v in ref_outputs.items() if k.startswith(prefix)}
         given = {k[len(prefix):]: v for k, v in batch.items() if k.startswith(prefix)}
-        message = run.problem.checker.check(test.params, given, got, expected)
+        message = checked(run.problem, test, given, got, expected)
         if message:
             return WRONG_ANSWER, f"timed call {index + 1} (fresh inputs in the same buffers): {message}"
     return None
