@@ -183,6 +183,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "inte
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+# What a worker loads before it starts: the judge task, and the signal handlers that drive a worker's life.
+CELERY_IMPORTS = ("interview.judge.tasks", "interview.judge.worker")
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -4,7 +4,7 @@ from django.db import DatabaseError, connection
 from django.db.models import Count
 from django.utils import timezone
 
-from interview import queues
+from interview.judge import queues
 from interview.models import Queue, Status, Submission, WorkerState
 from interview.selectors.workers import fresh_workers
 

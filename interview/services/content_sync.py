@@ -20,7 +20,7 @@ from interview.rendering import render_markdown
 from interview.services.questions import question_search_vectors_refresh
 
 if TYPE_CHECKING:
-    from interview.judging import Package
+    from interview.judge.engine import Package
 
 TOPICS_FILE = "questions/topics.yaml"
 _LEADING_TITLE = re.compile(r"\A\s*#[ \t]+[^\n]*\n")
@@ -72,7 +72,7 @@ def sync_problems(*, content_dir: Path) -> SyncReport:
     (its submissions stay). Raises ContentError, with nothing written, when a package does not load.
     """
     # The judge engine imports PyTorch; only the sync needs it, not every process that imports this module.
-    from interview.judging import load_packages
+    from interview.judge.engine import load_packages
 
     packages, broken = load_packages(content_dir)
     if broken:

@@ -2,7 +2,7 @@
 
 A submission is committed first and its message sent after the commit, so a worker never looks for a row
 that is not there yet; a message that could not be sent (the broker was down) leaves the row queued, and
-the sweep (interview.services.judge_runs) sends it later. Nothing here imports the judge engine.
+the sweep (interview.judge.runs) sends it later. Nothing here imports the judge engine.
 """
 
 import enum
@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from interview import queues
+from interview.judge import queues
 from interview.models import Problem, ProblemDraft, Status, Submission, SubmissionTest, Suite
 from interview.models.submissions import ACTIVE_STATUSES
 from interview.selectors.workers import judge_queue

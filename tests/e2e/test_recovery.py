@@ -10,7 +10,7 @@ import signal
 import pytest
 
 from interview.models import Status, WorkerHeartbeat, WorkerState
-from interview.queues import depths, embedded_queue_folders
+from interview.judge.queues import depths, embedded_queue_folders
 from tests.e2e.conftest import finish_lines, submission
 from tests.judging_support import SOFTMAX, SOFTMAX_REFERENCE, content_with, filesystem_broker, wait_for
 

@@ -17,7 +17,7 @@ class EmbeddedQueue:
     def taken(self, queue: str = "cpu") -> list[int]:
         """The submission ids of the messages waiting on `queue`, taking them off it."""
         from interview.celery import app
-        from interview.queues import JUDGE_TASK
+        from interview.judge.queues import JUDGE_TASK
 
         ids = []
         with app.connection_for_read() as connection:
@@ -38,7 +38,7 @@ class EmbeddedQueue:
 @pytest.fixture
 def embedded_queue(tmp_path) -> EmbeddedQueue:
     """Messages go to a folder queue in tmp_path (never to a broker a developer's worker might be reading)."""
-    from interview.queues import embedded_queue_folders
+    from interview.judge.queues import embedded_queue_folders
     from tests.judging_support import broker, filesystem_broker
 
     with broker(*filesystem_broker(tmp_path / "queue")):

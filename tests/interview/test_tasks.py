@@ -1,11 +1,16 @@
 """The judge task's body, run eagerly in this process with the real judge and sandbox (no worker)."""
 
+import os
+import re
+
 import pytest
 
+import runner
 from interview.models import Status, Submission
 from interview.services.submissions import submission_create
-from interview.tasks import judge_submission
+from interview.judge.tasks import judge_submission
 from tests.interview.factories import UserFactory
+from runner import sandbox
 from tests.judging_support import SOFTMAX_REFERENCE, SOFTMAX_WRONG
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sandbox, pytest.mark.slow]
@@ -25,7 +30,7 @@ def judged(softmax, settings, tmp_path, embedded_queue):
     return judge
 
 
-def test_the_reference_is_accepted_with_each_test_its_device_and_pytorch_version(judged):
+def test_the_reference_is_accepted_with_each_test_its_device_and_pytorch_version(judged, settings):
     submission = judged(SOFTMAX_REFERENCE)
     assert (submission.status, submission.verdict, submission.attempts) == ("finished", "accepted", 1)
     results = list(submission.results.all())
@@ -33,7 +38,17 @@ def test_the_reference_is_accepted_with_each_test_its_device_and_pytorch_version
     assert all(r.status == "passed" and r.time_ms is not None and r.peak_bytes for r in results)
     assert submission.device == "cpu" and submission.torch_version.startswith("2.")
     assert submission.problem_version == submission.problem.version
-    assert submission.sandbox
+    # The runner's words for how the code was isolated, as this machine allows: bubblewrap under a uid of the
+    # judge's own (a slot above JUDGE_SANDBOX_UID_BASE when the judge runs as root), or the plain process.
+    if sandbox.describe(runner.SandboxOptions()) == sandbox.PLAIN:
+        assert submission.sandbox == sandbox.PLAIN
+    elif os.geteuid() == 0:
+        slot = re.fullmatch(r"bubblewrap\+seccomp \(uid (\d+)\)", submission.sandbox)
+        assert slot, submission.sandbox
+        base = settings.JUDGE_SANDBOX_UID_BASE
+        assert base <= int(slot[1]) < base + runner.SandboxOptions().slots
+    else:
+        assert submission.sandbox == f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
 
 
 def test_a_wrong_answer_is_a_verdict_with_the_tests_message(judged):

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from interview.models import Status, Submission, WorkerHeartbeat
-from interview.worker import Maintenance, self_check
+from interview.judge.worker import Maintenance, self_check
 from tests.interview.factories import ProblemFactory, SubmissionFactory
 from tests.judging_support import ROOT, SOFTMAX, content_with
 

@@ -1,6 +1,6 @@
 """python manage.py judge_self_check: judge every reference solution on one device; each must be accepted.
 
-Judge workers run it before they consume (see interview/worker.py); an operator can run it by hand on a new
+Judge workers run it before they consume (see interview/judge/worker.py); an operator can run it by hand on a new
 host. Exits 1 when a reference is not accepted or a package does not load.
 """
 
@@ -10,7 +10,7 @@ import sys
 import torch
 from django.core.management.base import BaseCommand
 
-from interview import judging
+from interview.judge import engine
 
 
 class Command(BaseCommand):
@@ -31,12 +31,12 @@ class Command(BaseCommand):
                 return self._end(report, as_json=as_json)
             report["device_name"] = torch.cuda.get_device_name(gpu_index)
 
-        def show(result: judging.CheckResult) -> None:
+        def show(result: engine.CheckResult) -> None:
             mark = "ok  " if result.ok else "FAIL"
             progress.write(f"self-check {mark} {device} {result.slug}: {result.verdict} ({result.seconds:.1f} s)\n")
             progress.flush()
 
-        results = judging.self_check(device=device, gpu_index=gpu_index, on_result=show)
+        results = engine.self_check(device=device, gpu_index=gpu_index, on_result=show)
         report["results"] = [vars(result) for result in results]
         return self._end(report, as_json=as_json)
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from interview.models import Status, Submission, WorkerState
 from interview.selectors.workers import judge_queue
-from interview.services.judge_runs import submissions_sweep
+from interview.judge.runs import submissions_sweep
 from interview.services.workers import worker_heartbeat
 from tests.interview.factories import ProblemFactory, SubmissionFactory
 

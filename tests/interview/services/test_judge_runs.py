@@ -6,9 +6,9 @@ import pytest
 from django.db import IntegrityError
 from django.utils import timezone
 
-from interview.judging import Outcome, TestOutcome
+from interview.judge.engine import Outcome, TestOutcome
 from interview.models import Status, Submission, SubmissionTest
-from interview.services.judge_runs import (submission_claim, submission_finish, submission_give_back,
+from interview.judge.runs import (submission_claim, submission_finish, submission_give_back,
                                            submission_lease_renew, submission_test_record, submissions_sweep)
 from interview.services.submissions import submission_requeue
 from tests.interview.factories import ProblemFactory, SubmissionFactory

@@ -2,9 +2,8 @@
 
 from celery import shared_task
 
-from interview import judging
-from interview.queues import JUDGE_TASK
-from interview.services import judge_runs
+from interview.judge import engine, runs
+from interview.judge.queues import JUDGE_TASK
 
 
 @shared_task(bind=True, name=JUDGE_TASK)
@@ -12,5 +11,5 @@ def judge_submission(self, submission_id: int) -> None:
     """Judge one submission; a repeated delivery of the same message finds it taken and does nothing."""
     delivery = self.request.delivery_info or {}
     # The warm pool's refill waits until the verdict is written, so it never competes with this judge.
-    with judging.pool_held():
-        judge_runs.submission_judge(submission_id=submission_id, queue=delivery.get("routing_key"))
+    with engine.pool_held():
+        runs.submission_judge(submission_id=submission_id, queue=delivery.get("routing_key"))

@@ -22,7 +22,7 @@ from django.db import DatabaseError, connections, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from interview import judging
+from interview.judge import engine
 from interview.models import Queue, Status, Submission, SubmissionTest
 from interview.services.submissions import submission_requeue
 
@@ -41,6 +41,12 @@ class Claim:
 
     submission: Submission
     attempt: int
+
+
+def pool_gpu_index(device: str) -> int:
+    """The GPU this pool process judges on: a GPU worker's pool processes are numbered 0..concurrency-1, one per
+    GPU of the host."""
+    return (getattr(current_process(), "index", None) or 0) if device == "cuda" else 0
 
 
 def worker_identity() -> str:
@@ -76,7 +82,7 @@ def submission_lease_renew(*, claim: Claim) -> bool:
     return bool(_held(claim).update(lease_expires_at=_lease_expiry()))
 
 
-def submission_test_record(*, claim: Claim, test: judging.TestOutcome) -> bool:
+def submission_test_record(*, claim: Claim, test: engine.TestOutcome) -> bool:
     """Write one finished test, so the page shows progress; renews the lease. False when the lease is lost."""
     with transaction.atomic():
         if not submission_lease_renew(claim=claim):
@@ -89,7 +95,7 @@ def submission_test_record(*, claim: Claim, test: judging.TestOutcome) -> bool:
     return True
 
 
-def submission_finish(*, claim: Claim, outcome: judging.Outcome) -> bool:
+def submission_finish(*, claim: Claim, outcome: engine.Outcome) -> bool:
     """Record the verdict and every test; False (and nothing written) when the lease was lost meanwhile."""
     with transaction.atomic():
         finished = _held(claim).update(status=Status.FINISHED, message="", finished_at=timezone.now(),
@@ -156,7 +162,7 @@ def _lease_kept(claim: Claim) -> Iterator[None]:
         keeper.join()
 
 
-def _record_progress(claim: Claim, test: judging.TestOutcome) -> None:
+def _record_progress(claim: Claim, test: engine.TestOutcome) -> None:
     # Progress is a courtesy: a failed write must not fail the judge (which would turn it into an internal
     # error); the finish writes every test again.
     try:
@@ -173,15 +179,13 @@ def submission_judge(*, submission_id: int, queue: str | None) -> None:
                     submission_id)
         return
     submission = claim.submission
-    device = "cuda" if (queue or submission.queue) == Queue.GPU else "cpu"
-    # One judge per GPU: the pool's children are numbered 0..concurrency-1, one per GPU of the host.
-    gpu_index = (getattr(current_process(), "index", None) or 0) if device == "cuda" else 0
+    device = Queue(queue or submission.queue).device
     try:
         with _lease_kept(claim):
-            outcome = judging.judge(slug=submission.problem.slug, source=submission.source, suite=submission.suite,
-                                    device=device, gpu_index=gpu_index,
+            outcome = engine.judge(slug=submission.problem.slug, source=submission.source, suite=submission.suite,
+                                    device=device, gpu_index=pool_gpu_index(device),
                                     on_test=lambda test: _record_progress(claim, test))
-    except judging.JudgeUnavailable as error:
+    except engine.JudgeUnavailable as error:
         logger.error("Submission %s: the judge cannot run here: %s", submission_id, error)
         submission_give_back(claim=claim, reason=str(error))
         return

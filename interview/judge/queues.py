@@ -15,6 +15,8 @@ from interview.models import Queue
 
 logger = logging.getLogger(__name__)
 
+# The name messages carry (the web process sends by name). It is older than the module's move into
+# interview/judge/, and kept, so messages queued before an upgrade still find their task.
 JUDGE_TASK = "interview.tasks.judge_submission"
 # Above the problem's own wall-clock budget: the judge ends every run itself; Celery's limits are the backstop
 # for a judge that hangs. The soft limit raises inside the task, the hard one kills the pool process.

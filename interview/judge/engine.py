@@ -17,7 +17,7 @@ import torch
 from django.conf import settings
 from runner.pool import WarmPool
 from runner.sandbox import procs
-from runner.verdict import ACCEPTED, INTERNAL_ERROR
+from runner.verdict import ACCEPTED, INTERNAL_ERROR, PASSED, SKIPPED
 
 # GPU names by index, filled in by the worker from its self-check (which runs in a child process, so that the
 # worker itself never initialises CUDA before it forks its pool).
@@ -153,11 +153,12 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
                                 message=event["message"], time_ms=event["time_ms"], peak_bytes=event["peak_bytes"]))
 
     pooled = {"start_harness": _pool.start_harness} if _pool is not None else {}
+    options = runner.JudgeOptions(device=device, tests=suite, sandbox=sandbox_options(), gpu_index=gpu_index,
+                                  **pooled)
     try:
-        verdict = runner.judge(slug, source, device=device, tests=suite, on_event=forward,
-                               problems_dir=settings.CONTENT_DIR, sandbox=sandbox_options(),
-                               require_sandbox=settings.PRODUCTION, gpu_index=gpu_index, **pooled)
-    except runner.JudgeError as error:
+        problem = runner.load_problem(slug, settings.CONTENT_DIR)
+        verdict = runner.judge(problem, source, options, on_event=forward)
+    except (runner.JudgeError, runner.ProblemError) as error:
         raise JudgeUnavailable(str(error)) from None
     return Outcome(
         verdict=verdict.verdict,
@@ -202,7 +203,7 @@ def self_check(*, device: str, gpu_index: int = 0,
         except JudgeUnavailable as error:
             result = CheckResult(package.slug, "unavailable", time.monotonic() - started, str(error))
         else:
-            failed = next((test for test in outcome.tests if test.status not in ("passed", "skipped")), None)
+            failed = next((test for test in outcome.tests if test.status not in (PASSED, SKIPPED)), None)
             message = f"{failed.name}: {failed.message}" if failed else ""
             result = CheckResult(package.slug, outcome.verdict, time.monotonic() - started, message)
         results.append(result)

@@ -1,4 +1,5 @@
-"""A judge worker's life, driven by Celery's signals (connected in interview/celery.py).
+"""A judge worker's life, driven by Celery's signals, connected here (the worker loads this module through
+the settings' CELERY_IMPORTS, before its first signal fires).
 
 - Before it consumes anything, the worker judges every reference solution it could be asked to judge, on
   its own device (each GPU, for a GPU worker), and refuses its queues (exits non-zero) if one fails: a
@@ -20,14 +21,14 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from billiard.process import current_process
+from celery import signals
 from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
-from interview import judging, queues
+from interview.judge import engine, queues
+from interview.judge.runs import pool_gpu_index, submissions_sweep
 from interview.models import Queue, WorkerState
-from interview.services.judge_runs import submissions_sweep
 from interview.services.workers import worker_heartbeat, worker_heartbeats_forget
 
 logger = logging.getLogger(__name__)
@@ -36,7 +37,6 @@ EXIT_SELF_CHECK_FAILED = 3
 SELF_CHECK_TIMEOUT_S = 15 * 60
 # The embedded queue keeps each delivered message this long, for whoever investigates a lost submission.
 PROCESSED_MESSAGES_KEPT_S = 60 * 60
-DEVICE_OF_QUEUE = {Queue.CPU: "cpu", Queue.GPU: "cuda"}
 
 # What this worker reports in every heartbeat: its queues and pool, what its self-check found.
 _identity: dict = {}
@@ -56,8 +56,10 @@ class SelfCheck:
         return "\n".join(self.lines)
 
 
-def on_init(worker) -> None:
+@signals.worker_init.connect
+def on_init(sender, **kwargs) -> None:
     """worker_init: record the worker, check its devices, and stop it before it consumes if a check fails."""
+    worker = sender
     global _identity
     name, consumed = worker.hostname, sorted(worker.app.amqp.queues.consume_from)
     queues.embedded_queue_folders()
@@ -70,7 +72,7 @@ def on_init(worker) -> None:
         logger.critical("SELF-CHECK FAILED: %s refuses its queues (%s) and exits.\n%s", name, ", ".join(consumed),
                         report.text)
         raise SystemExit(EXIT_SELF_CHECK_FAILED)
-    judging.DEVICE_NAMES.update(report.device_names)
+    engine.DEVICE_NAMES.update(report.device_names)
     _identity.update(torch_version=report.torch_version, detail=report.text,
                      device_name=", ".join(sorted(set(report.device_names.values()))))
     worker_heartbeat(name=name, state=WorkerState.READY, **_identity)
@@ -82,13 +84,13 @@ def on_init(worker) -> None:
 def self_check(consumed: list[str], *, gpus: int) -> SelfCheck:
     """Run `manage.py judge_self_check` for the device of each consumed queue (each GPU on the gpu queue)."""
     report = SelfCheck()
-    unknown = [queue for queue in consumed if queue not in DEVICE_OF_QUEUE]
+    unknown = [queue for queue in consumed if queue not in Queue.values]
     if unknown:
         report.failed = True
         report.lines.append(f"unknown judge queue(s): {', '.join(unknown)} (use {', '.join(Queue.values)})")
         return report
     for queue in consumed:
-        device = DEVICE_OF_QUEUE[queue]
+        device = Queue(queue).device
         for gpu_index in range(gpus) if device == "cuda" else [0]:
             _check_device(report, device, gpu_index)
     return report
@@ -151,28 +153,31 @@ class Maintenance(threading.Thread):
 _maintenance: Maintenance | None = None
 
 
-def on_ready(consumer) -> None:
+@signals.worker_ready.connect
+def on_ready(sender, **kwargs) -> None:
     """worker_ready: start the heartbeat and the sweep."""
     global _maintenance
-    _maintenance = Maintenance(consumer.hostname)
+    _maintenance = Maintenance(sender.hostname)
     _maintenance.start()
 
 
-def on_process_init() -> None:
+@signals.worker_process_init.connect
+def on_process_init(**kwargs) -> None:
     """worker_process_init, in each pool process after the fork: start its warm pool of sandboxes on the device
     its judges use (process i of a GPU worker judges on GPU i). Sandboxes are spawned, never forked from here,
     and this process never initialises CUDA itself."""
-    device = "cuda" if Queue.GPU in _identity.get("queues", []) else "cpu"
-    gpu_index = (getattr(current_process(), "index", None) or 0) if device == "cuda" else 0
-    judging.pool_start(device=device, gpu_index=gpu_index)
+    device = Queue.GPU.device if Queue.GPU in _identity.get("queues", []) else Queue.CPU.device
+    engine.pool_start(device=device, gpu_index=pool_gpu_index(device))
 
 
-def on_process_shutdown() -> None:
+@signals.worker_process_shutdown.connect
+def on_process_shutdown(**kwargs) -> None:
     """worker_process_shutdown: kill and reap the pool process's waiting sandboxes."""
-    judging.pool_stop()
+    engine.pool_stop()
 
 
-def on_shutdown(worker) -> None:
+@signals.worker_shutdown.connect
+def on_shutdown(sender, **kwargs) -> None:
     """worker_shutdown: stop the thread and say so in the heartbeat."""
     if _maintenance is None:
         return

@@ -1,0 +1,107 @@
+"""What may import what (docs/architecture.md), read from the code's import graph.
+
+The graph counts every import statement, those inside functions and under TYPE_CHECKING included: a circle
+closed by a lazy import is still a circle.
+"""
+
+import grimp
+import pytest
+
+WEB_ENTRY_POINTS = ("interview.urls", "interview.wsgi", "interview.admin")
+# The worker side: the only modules of interview/ that may reach the judge engine.
+ENGINE = "interview.judge.engine"
+ENGINE_USERS = {"interview.judge.runs", "interview.judge.tasks", "interview.judge.worker",
+                "interview.management.commands.judge_self_check", "interview.services.content_sync"}
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("interview", "runner", include_external_packages=True, cache_dir=None)
+
+
+def _cycles(graph: grimp.ImportGraph, roots: tuple[str, ...] = ("interview", "runner")) -> list[list[str]]:
+    """Every strongly connected group of more than one module of roots (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    ours = {module for module in graph.modules if module.split(".")[0] in roots}
+    for root in sorted(ours):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root) & ours)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child) & ours))))
+            elif child in on_stack:
+                low[module] = min(low[module], index[child])
+    return found
+
+
+def test_no_module_of_the_tree_is_part_of_an_import_circle(graph):
+    assert _cycles(graph) == []
+
+
+def test_a_circle_closed_by_an_import_inside_a_function_is_found(tmp_path, monkeypatch):
+    package = tmp_path / "circles"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from circles import b\n")
+    (package / "b.py").write_text("def late():\n    from circles import a\n")
+    (package / "c.py").write_text("from circles import a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph("circles", cache_dir=None)
+    assert _cycles(graph, roots=("circles",)) == [["circles.a", "circles.b"]]
+
+
+def test_runner_never_imports_the_web_app_or_django(graph):
+    for imported in ("interview", "django", "celery"):
+        chain = graph.find_shortest_chain(importer="runner", imported=imported, as_packages=True)
+        assert chain is None, f"runner reaches {imported}: {' -> '.join(chain)}"
+
+
+def test_only_the_engine_module_imports_runner(graph):
+    importers = {module for module in graph.find_modules_that_directly_import("runner", as_package=True)
+                 if module.startswith("interview")}
+    assert importers == {ENGINE}
+
+
+def test_only_the_worker_side_reaches_the_engine(graph):
+    assert {module for module in graph.find_modules_that_directly_import(ENGINE)
+            if module.startswith("interview")} <= ENGINE_USERS
+
+
+@pytest.mark.parametrize("entry", WEB_ENTRY_POINTS)
+def test_the_web_process_reaches_neither_the_engine_nor_pytorch(graph, entry):
+    for imported in (ENGINE, "runner", "torch", "interview.judge.tasks", "interview.judge.worker"):
+        packages = imported in ("runner", "torch")
+        chain = graph.find_shortest_chain(importer=entry, imported=imported, as_packages=packages)
+        assert chain is None, f"{entry} reaches {imported}: {' -> '.join(chain)}"
+
+
+def test_the_celery_app_knows_none_of_the_judging_modules(graph):
+    imported = graph.find_modules_directly_imported_by("interview.celery")
+    assert not {module for module in imported if module.startswith("interview")}
