@@ -1,5 +1,9 @@
 """Hostile submissions: each file in attacks/ declares the verdict it must get, and no attack may leave a
-trace on the machine: no process of its sandbox uid, no file outside the sandbox, no secret read."""
+trace on the machine: no process of its sandbox uid, no file outside the sandbox, no secret read.
+
+An attack's header: `# expect:` its verdict, `# message:` a phrase the failing test's message holds,
+`# tests:` sample or all (sample by default), `# problem:` the problem it attacks (stable-softmax by default),
+`# device:` cuda for one that needs a GPU."""
 
 from __future__ import annotations
 
@@ -27,7 +31,8 @@ def _judge_attacks(paths: list[Path], uid_base: int) -> dict:
     """Judge paths one after another with uids of their own, so a survivor is this run's, not a neighbour's."""
     results = {}
     for path in paths:
-        verdict = judge_for_tests("stable-softmax", path.read_bytes(), tests=header_field(path, "tests") or "sample",
+        verdict = judge_for_tests(header_field(path, "problem") or "stable-softmax", path.read_bytes(),
+                                  tests=header_field(path, "tests") or "sample",
                                   sandbox=SandboxOptions(mode="bubblewrap", require=True, uid_base=uid_base))
         uid = sandbox_uid(verdict)
         # A judge returns once its sandboxes are killed; they finish exiting, and hand their uid back, after.
