@@ -1,42 +1,50 @@
-"""The main navigation lists a part of the product once its page exists, and marks the current one."""
+"""The main navigation on every page: each part of the product, a page that answers, the current one marked."""
+
+import re
 
 import pytest
-from django.http import HttpResponse
-from django.test import RequestFactory
-from django.urls import path
 
-from interview.navigation import main_navigation
-from interview.urls import urlpatterns as site_urlpatterns
+from tests.interview.factories import QuestionFactory, UserFactory
 
-# A site before its practice, mock-interview and set pages existed, and one that then grew a practice page.
-EARLY_PAGES = ("practice", "mock_interview_list", "problem_set_list")
-without_later_pages = [pattern for pattern in site_urlpatterns if getattr(pattern, "name", None) not in EARLY_PAGES]
-urlpatterns = [*without_later_pages, path("practice/", lambda request: HttpResponse(), name="practice")]
+pytestmark = pytest.mark.django_db
+PARTS = ["Questions", "Problems", "Practice", "Interviews", "Sets"]
 
 
-class WithoutLaterPages:
-    urlpatterns = without_later_pages
+def navigation(response) -> list[tuple[str, str, bool]]:
+    """(label, href, marked current) for each link of the page's main navigation, in order."""
+    nav = re.search(r'<nav class="main-nav" aria-label="Main">(.*?)</nav>', response.content.decode(), re.DOTALL)
+    assert nav, "the page has no main navigation"
+    links = re.findall(r'<a href="([^"]+)"( aria-current="page")?>([^<]+)</a>', nav[1])
+    return [(label, href, bool(current)) for href, current, label in links]
 
 
-def entries(path: str) -> list[tuple[str, str, bool]]:
-    request = RequestFactory().get(path)
-    return [(e["label"], e["url"], e["current"]) for e in main_navigation(request)["main_navigation"]]
+@pytest.fixture
+def signed_in(client):
+    client.force_login(UserFactory())
+    return client
 
 
-def test_only_pages_that_exist_are_listed(settings):
-    settings.ROOT_URLCONF = WithoutLaterPages
-    assert entries("/") == [("Questions", "/questions/", False), ("Problems", "/problems/", False)]
+def test_every_page_lists_every_part_of_the_product_in_order(client):
+    assert [label for label, _, _ in navigation(client.get("/"))] == PARTS
 
 
-@pytest.mark.urls(__name__)
-def test_a_page_added_under_its_url_name_appears_in_the_navigation():
-    assert entries("/practice/") == [
-        ("Questions", "/questions/", False), ("Problems", "/problems/", False), ("Practice", "/practice/", True),
-    ]
+def test_each_entry_leads_to_a_page_that_answers(signed_in):
+    for label, href, _ in navigation(signed_in.get("/")):
+        assert signed_in.get(href).status_code == 200, label
 
 
-def test_the_current_section_is_marked_on_its_pages_below_it_too():
-    assert entries("/questions/flash-attention/") == [
-        ("Questions", "/questions/", True), ("Problems", "/problems/", False), ("Practice", "/practice/", False),
-        ("Interviews", "/mock-interviews/", False), ("Sets", "/sets/", False),
-    ]
+def test_the_home_page_marks_no_part_as_current(client):
+    assert not any(current for _, _, current in navigation(client.get("/")))
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_a_parts_own_page_marks_it_and_no_other(signed_in, part):
+    href = dict((label, href) for label, href, _ in navigation(signed_in.get("/")))[part]
+    marked = [label for label, _, current in navigation(signed_in.get(href)) if current]
+    assert marked == [part]
+
+
+def test_the_current_part_is_marked_on_the_pages_below_it_too(client):
+    question = QuestionFactory()
+    marked = [label for label, _, current in navigation(client.get(question.get_absolute_url())) if current]
+    assert marked == ["Questions"]
