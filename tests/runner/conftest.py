@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -23,10 +24,14 @@ def bubblewrap_works() -> bool:
     from runner.sandbox import _bubblewrap_problem, _tool
 
     return shutil.which("bwrap") is not None and _bubblewrap_problem(
-        _tool(None, "bwrap"), _tool(None, "setpriv"), __import__("os").geteuid() == 0) is None
+        _tool(None, "bwrap"), _tool(None, "setpriv"), os.geteuid() == 0) is None
 
 
-requires_bubblewrap = pytest.mark.skipif(not bubblewrap_works(), reason="bubblewrap does not work here")
+# Where CI runs (CI=true), the sandbox is part of what the suite proves: there a missing or broken bubblewrap
+# fails the sandbox tests instead of skipping them.
+IN_CI = os.environ.get("CI", "").lower() == "true"
+requires_bubblewrap = pytest.mark.skipif(not IN_CI and not bubblewrap_works(),
+                                         reason="bubblewrap does not work here (under CI=true this fails instead)")
 
 
 def judge_for_tests(problem: str, source: bytes | str, *, on_event=None, **options):
@@ -51,4 +56,5 @@ def header_field(path: Path, field: str) -> str | None:
     return None
 
 
-__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "ROOT", "judge_for_tests", "read_expectation", "requires_bubblewrap"]
+__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "IN_CI", "ROOT", "bubblewrap_works", "judge_for_tests", "read_expectation",
+           "requires_bubblewrap"]
