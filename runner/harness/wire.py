@@ -6,8 +6,11 @@ One frame on the pipe:
 
 The header's "tensors" list gives, for each tensor in payload order, its name, dtype, shape and byte count;
 "blobs" does the same for raw byte strings. Nothing is ever unpickled: the receiver rebuilds tensors from
-bytes with torch.frombuffer after checking every size against the limits, so a hostile sender can at worst
-make a frame rejected. Both sides of the pipe import this module.
+bytes with torch.frombuffer after checking every field against the limits (names: strings of bounded length;
+dtypes: one of DTYPES by name; shapes: at most MAX_DIMS counts, whose product, zeros counted as ones, stays
+within the payload limit, so no dimension or stride overflows; nesting: at most MAX_NESTING deep), so a
+hostile sender can at worst make a frame rejected: read_frame raises WireError and nothing else. Both sides of
+the pipe import this module.
 """
 
 from __future__ import annotations
@@ -26,6 +29,13 @@ MAX_HEADER_BYTES = 1 << 20
 DEFAULT_MAX_PAYLOAD_BYTES = 1 << 30
 MAX_TENSORS = 4096
 MAX_DIMS = 8
+MAX_NAME_CHARS = 512
+# Deeper than any header either side writes (a test's parameters are a few levels), and far from the depth at
+# which Python's own recursion limit would stop code that walks or quotes the header.
+MAX_NESTING = 32
+# A read asks the pipe for at most this much at a time, so a header that promises a large payload costs memory
+# only as its bytes arrive.
+READ_CHUNK_BYTES = 1 << 20
 
 DTYPES: dict[str, torch.dtype] = {
     "float64": torch.float64,
@@ -113,7 +123,7 @@ def read_exact(stream: BinaryIO, count: int) -> bytes:
     """Exactly count bytes, or WireError at end of stream."""
     chunks, missing = [], count
     while missing:
-        chunk = stream.read(missing)
+        chunk = stream.read(min(missing, READ_CHUNK_BYTES))
         if not chunk:
             raise WireError(f"the stream ended {missing} bytes short of a frame")
         chunks.append(chunk)
@@ -130,16 +140,16 @@ def read_frame(stream: BinaryIO, max_payload_bytes: int = DEFAULT_MAX_PAYLOAD_BY
     if header_length > MAX_HEADER_BYTES:
         raise WireError(f"header of {header_length} bytes is over the limit of {MAX_HEADER_BYTES}")
     header = _parse_header(read_exact(stream, header_length))
-    tensor_entries = _entries(header, "tensors")
-    blob_entries = _entries(header, "blobs")
-    total = sum(_checked_size(entry) for entry in tensor_entries + blob_entries)
+    tensor_entries = [_tensor_entry(name, entry, max_payload_bytes) for name, entry in _entries(header, "tensors")]
+    blob_entries = [(name, _byte_count(name, entry, max_payload_bytes)) for name, entry in _entries(header, "blobs")]
+    total = sum(entry[3] for entry in tensor_entries) + sum(nbytes for _, nbytes in blob_entries)
     if total > max_payload_bytes:
         raise WireError(f"payload of {total} bytes is over the limit of {max_payload_bytes}")
     frame = Frame(header=header)
-    for entry in tensor_entries:
-        frame.tensors[str(entry["name"])] = _rebuild(entry, read_exact(stream, entry["nbytes"]))
-    for entry in blob_entries:
-        frame.blobs[str(entry["name"])] = read_exact(stream, entry["nbytes"])
+    for name, dtype, shape, nbytes in tensor_entries:
+        frame.tensors[name] = _rebuild(dtype, shape, read_exact(stream, nbytes))
+    for name, nbytes in blob_entries:
+        frame.blobs[name] = read_exact(stream, nbytes)
     return frame
 
 
@@ -150,46 +160,86 @@ def _parse_header(raw: bytes) -> dict[str, Any]:
         raise WireError(f"header is not JSON: {error}") from None
     if not isinstance(header, dict):
         raise WireError("header is not a JSON object")
+    if _nesting(header) > MAX_NESTING:
+        raise WireError(f"header nested deeper than {MAX_NESTING} levels")
     return header
 
 
-def _entries(header: dict[str, Any], key: str) -> list[dict[str, Any]]:
+def _nesting(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed header, counted without recursion."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if deepest > MAX_NESTING:
+                return deepest
+            pending.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _entries(header: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+    """(name, entry) for each entry of the header's list under key, names checked and distinct."""
     entries = header.get(key, [])
     if not isinstance(entries, list) or len(entries) > MAX_TENSORS:
         raise WireError(f"{key!r} must be a list of at most {MAX_TENSORS} entries")
-    names = set()
+    named = {}
     for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not _is_name(name):
             raise WireError(f"malformed {key} entry {entry!r:.200}")
-        if entry["name"] in names:
-            raise WireError(f"duplicate {key} entry {entry['name']!r:.100}")
-        names.add(entry["name"])
-    return entries
+        if name in named:
+            raise WireError(f"duplicate {key} entry {name!r:.100}")
+        named[name] = entry
+    return list(named.items())
 
 
-def _checked_size(entry: dict[str, Any]) -> int:
+def _is_name(name: Any) -> bool:
+    """A string of bounded length that UTF-8 can carry (no lone surrogates), so it can be quoted anywhere."""
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def is_count(value: Any, limit: int) -> bool:
+    """Whether value is an integer (a bool is not one) from 0 to limit."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= limit
+
+
+def _byte_count(name: str, entry: dict[str, Any], max_payload_bytes: int) -> int:
     nbytes = entry.get("nbytes")
-    if not isinstance(nbytes, int) or isinstance(nbytes, bool) or nbytes < 0:
-        raise WireError(f"entry {entry['name']!r:.100} has no valid byte count")
-    if "dtype" in entry:
-        dtype = DTYPES.get(entry["dtype"])
-        shape = entry.get("shape")
-        if dtype is None:
-            raise WireError(f"unknown dtype {entry['dtype']!r:.50}")
-        if (not isinstance(shape, list) or len(shape) > MAX_DIMS
-                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
-            raise WireError(f"bad shape {shape!r:.200}")
-        expected = math.prod(shape) * torch.empty((), dtype=dtype).element_size()
-        if expected != nbytes:
-            raise WireError(f"tensor {entry['name']!r:.100}: {nbytes} bytes for shape {shape} of {entry['dtype']}")
-    return nbytes
+    if is_count(nbytes, max_payload_bytes):
+        return nbytes
+    if isinstance(nbytes, int) and not isinstance(nbytes, bool) and nbytes > 0:
+        raise WireError(f"entry {name!r:.100}: its byte count is over the limit of {max_payload_bytes}")
+    raise WireError(f"entry {name!r:.100} has no valid byte count")
 
 
-def _rebuild(entry: dict[str, Any], data: bytes) -> torch.Tensor:
-    dtype = DTYPES[entry["dtype"]]
+def _tensor_entry(name: str, entry: dict[str, Any], max_payload_bytes: int) -> tuple[str, torch.dtype, list[int], int]:
+    """(name, dtype, shape, byte count) of a tensor entry, each checked, the count against dtype and shape."""
+    nbytes = _byte_count(name, entry, max_payload_bytes)
+    dtype_name, shape = entry.get("dtype"), entry.get("shape")
+    dtype = DTYPES.get(dtype_name) if isinstance(dtype_name, str) else None
+    if dtype is None:
+        raise WireError(f"tensor {name!r:.100}: unknown dtype {dtype_name!r:.50}")
+    if (not isinstance(shape, list) or len(shape) > MAX_DIMS
+            or not all(is_count(n, max_payload_bytes) for n in shape)
+            or math.prod(max(n, 1) for n in shape) > max_payload_bytes):
+        raise WireError(f"tensor {name!r:.100}: bad shape {shape!r:.200}")
+    expected = math.prod(shape) * dtype.itemsize
+    if expected != nbytes:
+        raise WireError(f"tensor {name!r:.100}: {nbytes} bytes for shape {shape} of {dtype_name}")
+    return name, dtype, shape, nbytes
+
+
+def _rebuild(dtype: torch.dtype, shape: list[int], data: bytes) -> torch.Tensor:
     if not data:
-        return torch.empty(entry["shape"], dtype=dtype)
-    return torch.frombuffer(bytearray(data), dtype=torch.uint8).view(dtype).reshape(entry["shape"])
+        return torch.empty(shape, dtype=dtype)
+    return torch.frombuffer(bytearray(data), dtype=torch.uint8).view(dtype).reshape(shape)
 
 
 def open_pipe(fd: int, mode: str) -> BinaryIO:

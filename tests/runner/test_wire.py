@@ -66,6 +66,21 @@ def test_a_pickle_is_rejected_as_bytes_and_never_loaded(tmp_path):
     ({"blobs": [{"name": "a", "nbytes": 1}, {"name": "a", "nbytes": 1}]}, b"ab", "duplicate"),
     ({"tensors": "x"}, b"", "must be a list"),
     ({"blobs": [{"name": "a", "nbytes": 10}]}, b"short", "ended"),
+    # Sizes that agree (no elements, no bytes) on a shape torch cannot build: past int64, or strides that are.
+    ({"tensors": [{"name": "x", "dtype": "float32", "shape": [0, 2**64], "nbytes": 0}]}, b"", "bad shape"),
+    ({"tensors": [{"name": "x", "dtype": "float32", "shape": [0, 10**18, 10**18], "nbytes": 0}]}, b"", "bad shape"),
+    ({"tensors": [{"name": "x", "dtype": "float32", "shape": [0, 1 << 20, 1 << 20], "nbytes": 0}]}, b"", "bad shape"),
+    ({"tensors": [{"name": "x", "dtype": "float32", "shape": [1e18], "nbytes": 4}]}, b"\0" * 4, "bad shape"),
+    ({"tensors": [{"name": "x", "dtype": "float32", "shape": [True], "nbytes": 4}]}, b"\0" * 4, "bad shape"),
+    ({"tensors": [{"name": "x", "dtype": ["float32"], "shape": [1], "nbytes": 4}]}, b"\0" * 4, "unknown dtype"),
+    ({"tensors": [{"name": "x", "dtype": {"a": 1}, "shape": [1], "nbytes": 4}]}, b"\0" * 4, "unknown dtype"),
+    ({"tensors": [{"name": "x", "nbytes": 0}]}, b"", "unknown dtype"),
+    ({"tensors": [{"name": "x", "dtype": "float32", "shape": [1], "nbytes": 10**400}]}, b"", "over the limit"),
+    ({"tensors": [{"name": "x" * (wire.MAX_NAME_CHARS + 1), "dtype": "bool", "shape": [], "nbytes": 1}]}, b"\0",
+     "malformed"),
+    ({"blobs": [{"name": "\ud800", "nbytes": 0}]}, b"", "malformed"),
+    ({"blobs": [{"name": ["a"], "nbytes": 0}]}, b"", "malformed"),
+    ({"type": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}, b"", "nested deeper"),
 ])
 def test_malformed_frames_are_refused(header, payload, complaint):
     with pytest.raises(wire.WireError, match=complaint):
@@ -93,3 +108,32 @@ def test_truncated_or_foreign_streams_are_refused(raw):
 def test_a_dtype_the_format_does_not_carry_is_refused_on_encode():
     with pytest.raises(wire.WireError):
         wire.encode({}, {"q": torch.zeros(2, dtype=torch.float8_e4m3fn)})
+
+
+def test_a_header_nested_as_deep_as_allowed_is_read():
+    nested: list = []
+    for _ in range(wire.MAX_NESTING - 2):
+        nested = [nested]
+    assert wire.read_frame(_raw_frame({"type": "t", "params": nested})).header["params"] == nested
+
+
+def test_an_empty_tensor_with_wide_dimensions_within_the_limit_is_rebuilt():
+    frame = wire.read_frame(_raw_frame({"tensors": [{"name": "x", "dtype": "int64", "shape": [0, 1000, 1000],
+                                                      "nbytes": 0}]}), max_payload_bytes=1 << 20)
+    assert frame.tensors["x"].shape == (0, 1000, 1000)
+
+
+def test_a_large_promised_payload_is_asked_for_a_chunk_at_a_time():
+    """Memory is spent only as bytes arrive, not on what a header promises."""
+
+    class Recording(io.BytesIO):
+        asked: list[int] = []
+
+        def read(self, count=-1):
+            self.asked.append(count)
+            return super().read(count)
+
+    stream = Recording(_raw_frame({"blobs": [{"name": "a", "nbytes": 64 << 20}]}).getvalue() + b"x" * 10)
+    with pytest.raises(wire.WireError, match="ended"):
+        wire.read_frame(stream)
+    assert max(stream.asked) <= wire.READ_CHUNK_BYTES
