@@ -237,19 +237,31 @@ class SandboxProcess:
         return f"the process exited with code {code} before answering"
 
     def _read_frames(self, max_payload_bytes: int) -> None:
+        """Queue each frame as it comes. The last item queued says why reading stopped: None when the pipe
+        ended, a WireError when the sandbox broke the format. Nothing it reads can make it raise: a reader that
+        died would leave receive() waiting until the deadline, and a broken frame would pass for slowness."""
         while True:
             try:
                 first = self._responses.read(1)
-                if not first:
-                    self._frames.put(None)
-                    return
-                self._frames.put(wire.read_frame(_Prefixed(first, self._responses), max_payload_bytes))
-            except wire.WireError as error:
-                self._frames.put(error)
-                return
-            except (OSError, ValueError):
+            except (OSError, ValueError):  # the stream was closed under the reader (close())
+                first = b""
+            if not first:
                 self._frames.put(None)
                 return
+            try:
+                frame = wire.read_frame(_Prefixed(first, self._responses), max_payload_bytes)
+            except Exception as error:  # noqa: BLE001 - whatever a frame makes the decoder raise is the frame's fault
+                if not isinstance(error, wire.WireError):
+                    error = wire.WireError(f"a frame the reader could not decode ({type(error).__name__})")
+                # A frame cut short because the judge killed the sandbox ends as the kill's cause says.
+                self._frames.put(None if self.cause else error)
+                return
+            if not self._frames.empty():
+                # A harness answers each request once, and the judge reads the answer before it sends the next
+                # request; frames sent ahead would pile up here, each as large as the payload limit allows.
+                self._frames.put(wire.WireError("a frame came before the judge had read the one before it"))
+                return
+            self._frames.put(frame)
 
     def _watch(self) -> None:
         while not self._stopped.wait(WATCH_INTERVAL_S):
