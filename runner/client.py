@@ -21,6 +21,14 @@ from .sandbox.process import PROTOCOL, in_background
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
 MAX_RESPONSE_BYTES = 256 << 20
 MAX_MESSAGE_CHARS = 8000
+# A figure (bytes, nanoseconds) is at most what a signed 64-bit counter holds, which a float holds too: the
+# judge divides and compares figures, and a larger integer would overflow that arithmetic.
+MAX_FIGURE = (1 << 63) - 1
+# Names in one of an answer's lists: at most one per operator or per input, so far fewer than this; of them the
+# judge keeps the first few, each cut short.
+MAX_LISTED = 4096
+LISTED_KEPT = 20
+NAME_KEPT_CHARS = 200
 # What a harness may report as a test's failure; anything else in an answer is a broken protocol.
 REPORTABLE = {"loaded": {"compile_error"},
               "result": {"runtime_error", "memory_limit_exceeded", "wrong_answer"},
@@ -28,37 +36,48 @@ REPORTABLE = {"loaded": {"compile_error"},
 
 
 def checked_answer(header: dict[str, Any], expected_type: str, timed_calls: int | None = None) -> dict[str, Any]:
-    """The fields of an untrusted answer the judge reads, type-checked; Ended if any is malformed."""
+    """The fields of an untrusted answer the judge reads, each checked for type and bounds before anything
+    else looks at it; Ended if any is malformed. Nothing else of the header is kept."""
 
     def broken(why: str):
         return Ended(PROTOCOL, f"the process sent a malformed answer ({why})")
 
-    if header.get("type") != expected_type:
-        raise broken(f"a {str(header.get('type'))[:40]!r} frame where a {expected_type!r} one was due")
+    kind = header.get("type")
+    if kind != expected_type:
+        shown = repr(kind[:40]) if isinstance(kind, str) else f"{type(kind).__name__}-typed"
+        raise broken(f"a {shown} frame where a {expected_type!r} one was due")
     answer: dict[str, Any] = {"type": expected_type}
     for key in ("forbidden", "tamper", "modified_inputs"):
         values = header.get(key, [])
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise broken(f"{key} is not a list of names")
-        answer[key] = [v[:200] for v in values[:20]]
+        if not isinstance(values, list) or len(values) > MAX_LISTED or not all(isinstance(v, str) for v in values):
+            raise broken(f"{key} is not a list of at most {MAX_LISTED} names")
+        answer[key] = [storable(v[:NAME_KEPT_CHARS]) for v in values[:LISTED_KEPT]]
     error = header.get("error")
     if error is not None:
-        if not isinstance(error, dict) or error.get("status") not in REPORTABLE[expected_type] \
+        status = error.get("status") if isinstance(error, dict) else None
+        # The type first: a list or an object as the status cannot even be looked up in a set.
+        if not isinstance(status, str) or status not in REPORTABLE[expected_type] \
                 or not isinstance(error.get("message"), str):
             raise broken("an error with a status the harness cannot report")
-        answer["error"] = {"status": error["status"], "message": error["message"][-MAX_MESSAGE_CHARS:]}
+        answer["error"] = {"status": status, "message": storable(error["message"][-MAX_MESSAGE_CHARS:])}
     for key in ("peak_bytes", "time_ns", "cuda_peak_bytes", "cuda_base_bytes"):
         value = header.get(key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise broken(f"{key} is not a byte or nanosecond count")
+        if value is not None and not wire.is_count(value, MAX_FIGURE):
+            raise broken(f"{key} is not a byte or nanosecond count below 2**63")
         answer[key] = value
     if expected_type == "timed" and "error" not in answer:
         times = header.get("times_ns")
         if not isinstance(times, list) or len(times) != timed_calls or not all(
-                isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in times):
-            raise broken("times_ns is not one count per timed call")
+                wire.is_count(t, MAX_FIGURE) for t in times):
+            raise broken("times_ns is not one count below 2**63 per timed call")
         answer["times_ns"] = times
     return answer
+
+
+def storable(text: str) -> str:
+    """Text from the sandbox as any store and terminal can keep it: lone surrogates (which UTF-8 cannot
+    encode) and NUL characters (which PostgreSQL's text cannot hold) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8").replace("\0", "\ufffd")
 
 
 @dataclass

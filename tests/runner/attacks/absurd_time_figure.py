@@ -1,0 +1,25 @@
+# expect: runtime_error
+# message: malformed answer
+# A right softmax whose answer claims the call took 10**400 ns: a count no float holds. Taken as it came,
+# it overflowed the judge's own arithmetic (an internal error) instead of being refused as a broken answer.
+import sys
+
+import torch
+
+
+def _forged(write_frame):
+    def write(stream, header, *args, **kwargs):
+        if header.get("type") == "result":
+            header = dict(header, time_ns=10**400)
+        return write_frame(stream, header, *args, **kwargs)
+    return write
+
+
+for _module in list(sys.modules.values()):
+    if getattr(_module, "MAGIC", None) == b"RJW1" and hasattr(_module, "write_frame"):
+        _module.write_frame = _forged(_module.write_frame)
+
+
+def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    e = (x - x.amax(dim, keepdim=True)).exp()
+    return e / e.sum(dim, keepdim=True)
