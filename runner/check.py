@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from . import seeds
 from .judge import JudgeOptions, judge
 from .problems import Problem, read_expectation
 from .verdict import Verdict
@@ -65,9 +66,13 @@ def shortfalls(problem: Problem) -> list[str]:
 
 def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) -> list[Expectation]:
     """Judge every solution of problem on options.device with all tests, each up to its first failing test
-    (whose status is the verdict, as in a full run); the expectations, met or not."""
+    (whose status is the verdict, as in a full run); the expectations, met or not.
+
+    Every solution meets the same hidden seed (options.seed_index, or one drawn here), so the reference's
+    results computed for the first are cached for the rest."""
     device = options.device
-    options = replace(options, tests="all", stop_at_first_failure=True)
+    seed_index = options.seed_index if options.seed_index is not None else seeds.draw_index()
+    options = replace(options, tests="all", stop_at_first_failure=True, seed_index=seed_index)
     found = []
     for path, expected, message in problem.solutions():
         expectation = Expectation(path, expected, message)

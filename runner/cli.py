@@ -1,8 +1,9 @@
 """The command line: list problems, judge a file, check problem packages.
 
     python -m runner list
-    python -m runner judge <problem-slug> <solution.py> [--device auto|cpu|cuda] [--tests sample|all] --json
-    python -m runner check <slug> | --all [--jobs N]
+    python -m runner judge <problem-slug> <solution.py> [--device auto|cpu|cuda] [--tests sample|all]
+                           [--seed-index N] --json
+    python -m runner check <slug> | --all [--jobs N] [--seed-index N]
 
 `judge` exits 0 whenever a verdict was reached, whatever it is, and 2 when the judge could not run (unknown
 problem, unreadable file, a device that is not there), with the reason on stderr. `check` exits 1 when an
@@ -18,6 +19,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import seeds
 from .check import check_problem, shortfalls
 from .judge import JudgeError, JudgeOptions, judge
 from .pool import WarmPool
@@ -28,6 +30,8 @@ from .verdict import Verdict
 EXIT_JUDGE_FAILED = 2
 # A judge takes two processes: the user's and the reference's.
 CHECK_POOL_SIZE = 2
+_SEED_HELP = (f"which hidden seed of the problem version the hidden tests use, 0 to {seeds.SEEDS_PER_VERSION - 1} "
+              "(default: one drawn at random)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,13 +55,17 @@ def _parser() -> argparse.ArgumentParser:
     judging.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     judging.add_argument("--tests", choices=["sample", "all"], default="all")
     judging.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    judging.add_argument("--seed-index", type=int, default=None, help=_SEED_HELP)
     checking = commands.add_parser("check", help="judge each problem's reference, correct and wrong solutions")
     checking.add_argument("problem", nargs="?")
     checking.add_argument("--all", action="store_true")
     checking.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     checking.add_argument("--jobs", type=int, default=1,
                           help="problems checked at once, each judging one solution at a time (default: 1)")
+    checking.add_argument("--seed-index", type=int, default=None,
+                          help=_SEED_HELP + "; every solution of a problem gets the same one")
     return parser
+
 
 
 def _options(args: argparse.Namespace) -> SandboxOptions:
@@ -94,7 +102,8 @@ def _judge(args: argparse.Namespace) -> int:
     source = args.solution.read_bytes()
     problem = load_problem(args.problem, args.problems_dir)
     verdict = judge(problem, source, JudgeOptions(device=args.device, tests=args.tests, sandbox=_options(args),
-                                                  gpu_index=args.gpu, threads=args.threads))
+                                                  gpu_index=args.gpu, threads=args.threads,
+                                                  seed_index=args.seed_index))
     if args.json:
         print(json.dumps(verdict.to_json()))
     else:
@@ -104,7 +113,8 @@ def _judge(args: argparse.Namespace) -> int:
 
 def human(verdict: Verdict) -> str:
     """A verdict for a terminal."""
-    lines = [f"{verdict.problem}: {verdict.verdict}  [{verdict.device}, {verdict.sandbox}]"]
+    seed = f", hidden seed {verdict.seed_index}" if verdict.seed_index is not None else ""
+    lines = [f"{verdict.problem}: {verdict.verdict}  [{verdict.device}, {verdict.sandbox}{seed}]"]
     for test in verdict.tests:
         figures = []
         if test.time_ms is not None:
@@ -145,7 +155,10 @@ def _check(args: argparse.Namespace) -> int:
             if args.jobs == 1:
                 flush()
 
-        say(f"{problem.slug} ({problem.version})")
+        # One hidden seed for every solution of the problem, so the reference's results are cached after
+        # the first; the line names it, so a failure can be judged again with --seed-index.
+        seed_index = args.seed_index if args.seed_index is not None else seeds.draw_index()
+        say(f"{problem.slug} ({problem.version}, hidden seed {seed_index})")
         found = shortfalls(problem)
         unmet = len(found)
         for shortfall in found:
@@ -170,7 +183,8 @@ def _check(args: argparse.Namespace) -> int:
             with printing:
                 pools.append(own_pool.pool)
         check_problem(problem, JudgeOptions(device=args.device, sandbox=options, gpu_index=args.gpu,
-                                            threads=args.threads, start_harness=own_pool.pool.start_harness),
+                                            threads=args.threads, start_harness=own_pool.pool.start_harness,
+                                            seed_index=seed_index),
                       on_result=report)
         if lines:
             flush()

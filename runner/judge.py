@@ -41,6 +41,10 @@ class JudgeError(Exception):
 class JudgeOptions:
     """How to judge: on which device, which tests, in which sandbox.
 
+    seed_index picks which of the problem version's hidden seeds the hidden tests draw their inputs from
+    (the Verdict says which one was used): left out, one is drawn at random; given, a re-judge sees the
+    inputs the first judgement saw.
+
     The last three are for callers that manage resources themselves: a fixed seed key (tests), a cache of
     reference results other than the process-wide one, and start_harness(sandbox, memory_limit_bytes=,
     threads=, gpu_index=), which makes each sandboxed process (a warm pool passes one that hands out
@@ -54,6 +58,7 @@ class JudgeOptions:
     sandbox: SandboxOptions = field(default_factory=SandboxOptions)
     # Skip the tests after the first that fails: the verdict, that test's status, is the same (`runner check`).
     stop_at_first_failure: bool = False
+    seed_index: int | None = None  # 0 <= seed_index < seeds.SEEDS_PER_VERSION; None: drawn at random
     secret_key: bytes | None = None  # None: the key under sandbox.state_dir
     cache: reference_cache.ReferenceCache | None = None  # None: the process-wide cache
     start_harness: Callable[..., Harness] = Harness
@@ -69,6 +74,8 @@ def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | N
         except ProblemError as error:
             raise JudgeError(str(error)) from None
     options = options or JudgeOptions()
+    if options.seed_index is not None and not 0 <= options.seed_index < seeds.SEEDS_PER_VERSION:
+        raise JudgeError(f"seed_index is from 0 to {seeds.SEEDS_PER_VERSION - 1}, not {options.seed_index}")
     device = resolve_device(problem, options.device)
     run = _Run(problem, device, problem.selected_tests(options.tests), options, on_event or (lambda event: None))
     return run.judge(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
@@ -114,7 +121,8 @@ class _Run:
         # Starting the sandboxes is the judge's cost; the user's wall clock starts once they are up.
         self.wall_deadline = float("inf")
         key = options.secret_key if options.secret_key is not None else seeds.load_key(options.sandbox.state_dir)
-        self.hidden_seed = seeds.hidden_seed(key, problem.version)
+        self.seed_index = options.seed_index if options.seed_index is not None else seeds.draw_index()
+        self.hidden_seed = seeds.hidden_seed(key, problem.version, self.seed_index)
         self.user: Harness | None = None
         self.reference: Harness | None = None
         self.results: list[TestResult] = []
@@ -145,7 +153,8 @@ class _Run:
                 harness.close_in_background()
         verdict = Verdict(problem=self.problem.slug, verdict=overall(self.results), tests=self.results,
                           device=self.device, sandbox=self.sandbox_words, time=self.time, memory=self.memory,
-                          stdout=stdout, stderr=stderr, problem_version=self.problem.version)
+                          stdout=stdout, stderr=stderr, problem_version=self.problem.version,
+                          seed_index=self.seed_index if any(not test.sample for test in self.tests) else None)
         self.emit({"event": "finished", "verdict": verdict.verdict})
         return verdict
 

@@ -1,9 +1,11 @@
 """Seeds for test inputs: public ones for sample tests, secret ones for hidden tests.
 
-Hidden inputs come from one of a few seeds per problem version, drawn per run, each an HMAC of the version
-under a server-side key that lives outside the repository (created on first use in the state directory,
-or passed in by the caller). A few seeds rather than one per run, so reference results can be cached; a
-key outside git, so reading the repository does not reveal the hidden inputs.
+Hidden inputs come from one of SEEDS_PER_VERSION seeds per problem version, one drawn per judgement (or
+given, so a re-judge sees the same inputs), each an HMAC of the version under a server-side key that lives
+outside the repository (created on first use in the state directory, or passed in by the caller). A fixed
+set rather than one seed per run, so reference results can be cached; enough of them that a submission
+judged a few times has not met every hidden input; a key outside git, so reading the repository does not
+reveal the hidden inputs.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-SEEDS_PER_VERSION = 4
+SEEDS_PER_VERSION = 64
 KEY_BYTES = 32
 
 
@@ -50,10 +52,15 @@ def _derive(*parts: bytes, key: bytes = b"public") -> int:
     return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
 
 
-def hidden_seed(key: bytes, problem_version: str, index: int | None = None) -> int:
-    """One of the version's secret seeds: the index given, or one drawn at random."""
-    if index is None:
-        index = secrets.randbelow(SEEDS_PER_VERSION)
+def draw_index() -> int:
+    """The index of a hidden seed, drawn at random."""
+    return secrets.randbelow(SEEDS_PER_VERSION)
+
+
+def hidden_seed(key: bytes, problem_version: str, index: int) -> int:
+    """The version's secret seed number index (0 <= index < SEEDS_PER_VERSION)."""
+    if not 0 <= index < SEEDS_PER_VERSION:
+        raise ValueError(f"a hidden seed's index is from 0 to {SEEDS_PER_VERSION - 1}, not {index}")
     return _derive(problem_version.encode(), str(index).encode(), key=key)
 
 

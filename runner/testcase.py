@@ -14,6 +14,7 @@ import torch
 
 from . import compare, seeds
 from .client import Harness, Observed
+from .outputs import judged
 from .problems import Problem, TestSpec
 from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
                       TimeFigures, ratio)
@@ -68,7 +69,7 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     failure = _call_failure(answer, "during the call")
     if failure:
         return CaseResult(TestResult(test.name, *failure))
-    message = checked(run.problem, test, inputs, frame.tensors, expected)
+    message = judged(lambda got: checked(run.problem, test, inputs, got, expected), frame.tensors, expected)
     if message:
         return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(answer, observed, inputs, frame.tensors)
@@ -205,7 +206,7 @@ def _timed_failure(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor
         got = {k[len(prefix):]: v for k, v in user_outputs.items() if k.startswith(prefix)}
         expected = {k[len(prefix):]: v for k, v in ref_outputs.items() if k.startswith(prefix)}
         given = {k[len(prefix):]: v for k, v in batch.items() if k.startswith(prefix)}
-        message = checked(run.problem, test, given, got, expected)
+        message = judged(lambda outputs: checked(run.problem, test, given, outputs, expected), got, expected)
         if message:
             return WRONG_ANSWER, f"timed call {index + 1} (fresh inputs in the same buffers): {message}"
     return None

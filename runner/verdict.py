@@ -86,6 +86,8 @@ class Verdict:
     stderr: str = ""
     judge_version: str = JUDGE_VERSION
     problem_version: str = ""
+    # Which of the version's hidden seeds the hidden tests drew their inputs from; None when none ran.
+    seed_index: int | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:

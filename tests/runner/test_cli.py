@@ -64,7 +64,7 @@ def test_judge_prints_one_json_verdict_with_the_contract_fields():
     assert result.returncode == 0, result.stderr
     verdict = json.loads(result.stdout)
     assert set(verdict) >= {"problem", "verdict", "tests", "device", "sandbox", "time", "memory", "stdout",
-                            "stderr", "judge_version"}
+                            "stderr", "judge_version", "seed_index"}
     assert verdict["verdict"] == "accepted" and verdict["problem"] == "stable-softmax"
     assert verdict["device"] == "cpu" and verdict["sandbox"].startswith("bubblewrap+seccomp")
     assert [t["name"] for t in verdict["tests"]] == ["rows-last-dim", "large-magnitude", "middle-dim-float64"]

@@ -40,7 +40,7 @@ def test_unknown_statuses_are_refused(bad):
 def test_the_json_form_has_every_contract_field_and_nulls_for_what_was_not_measured():
     data = Verdict(problem="p", verdict="compile_error", tests=[TestResult("a", "compile_error", "bad")]).to_json()
     for key in ("problem", "verdict", "tests", "device", "sandbox", "time", "memory", "stdout", "stderr",
-                "judge_version"):
+                "judge_version", "seed_index"):
         assert key in data
     assert data["time"] == {"user_ms": None, "reference_ms": None, "ratio": None}
     assert data["memory"] == {"user_peak_bytes": None, "reference_peak_bytes": None, "ratio": None}
