@@ -17,7 +17,7 @@ from typing import Any, Callable
 import torch
 
 from . import cache as reference_cache
-from . import seeds
+from . import hidden, seeds
 from .client import Harness
 from .problems import Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
@@ -123,6 +123,10 @@ class _Run:
         key = options.secret_key if options.secret_key is not None else seeds.load_key(options.sandbox.state_dir)
         self.seed_index = options.seed_index if options.seed_index is not None else seeds.draw_index()
         self.hidden_seed = seeds.hidden_seed(key, problem.version, self.seed_index)
+        # From the first request that carries a hidden test's inputs on, nothing the user's process says is
+        # shown: not its output, nor the text of a failure it reports (runner/hidden.py).
+        self.hidden_inputs_sent = False
+        self.source_lines = 0
         self.user: Harness | None = None
         self.reference: Harness | None = None
         self.results: list[TestResult] = []
@@ -159,6 +163,7 @@ class _Run:
         return verdict
 
     def _judge(self, source: bytes) -> None:
+        self.source_lines = len(source.splitlines())
         problem = precheck(source)
         if problem:
             self.sandbox_words = "none: the file was rejected before anything ran"
@@ -176,10 +181,13 @@ class _Run:
         if failure:
             return self._finish_with(failure)
         for test, inputs in cases:
+            if not test.sample and inputs and not self.hidden_inputs_sent:
+                self.user.process.hide_output_from_now()
+                self.hidden_inputs_sent = True
             try:
                 case = judge_case(self, test, inputs)
             except Ended as ended:
-                return self._finish_with(_ended_result(test.name, ended))
+                return self._finish_with(_ended_result(test.name, ended, secret=self.hidden_inputs_sent))
             self._gather(case)
             if self.stop_at_first_failure and case.result.status != PASSED:
                 return self._skip_rest("skipped: this judge stops at the first failure")
@@ -314,8 +322,9 @@ class _Run:
             self._record(TestResult(test.name, SKIPPED, message))
 
 
-def _ended_result(name: str, ended: Ended, when: str = "during this test") -> TestResult:
-    detail = f"{ended.detail} {when}"
+def _ended_result(name: str, ended: Ended, when: str = "during this test", *, secret: bool = False) -> TestResult:
+    """secret: the process held hidden inputs, so how it chose to end is not described."""
+    detail = hidden.ended_detail(ended.cause, ended.detail, when) if secret else f"{ended.detail} {when}"
     if ended.cause == MEMORY:
         return TestResult(name, MEMORY_LIMIT_EXCEEDED, detail)
     if ended.cause == DEADLINE:

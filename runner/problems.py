@@ -176,6 +176,9 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         raise ValueError("tests need unique names, and at least one")
     if any(test.sample and test.timed for test in tests):
         raise ValueError("timed tests must be hidden (sample = false)")
+    if any(later.sample and not earlier.sample for earlier, later in zip(tests, tests[1:])):
+        # The judge stops showing the process's output once hidden inputs reach it.
+        raise ValueError("sample tests must come before the hidden ones")
     if not all(isinstance(n, str) and n.endswith(".py") and "/" not in n for n in meta.get("modules", [])):
         raise ValueError("modules lists .py files of the package")
     if meta.get("needs", "any") not in NEEDS or meta["difficulty"] not in DIFFICULTIES:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import torch
 
-from . import compare, seeds
+from . import compare, hidden, seeds
 from .client import Harness, Observed
 from .outputs import judged
 from .problems import Problem, TestSpec
@@ -35,6 +35,8 @@ class Judgement(Protocol):
     device: str
     hidden_seed: int
     user: Harness
+    source_lines: int  # lines of the submission's file
+    hidden_inputs_sent: bool  # whether the user's process has been sent a hidden test's inputs yet
 
     def reference_result(self, test: TestSpec, inputs: dict[str, torch.Tensor]) -> tuple[dict[str, Any], dict]:
         """The reference's (answer, outputs) for the test, from the cache or the reference's process."""
@@ -66,7 +68,7 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     frame, observed = run.user.request({"type": "run", "params": test.params}, inputs,
                                        timeout_s=run.request_timeout_s())
     answer = frame.header
-    failure = _call_failure(answer, "during the call")
+    failure = _call_failure(run, answer, "during the call", inputs)
     if failure:
         return CaseResult(TestResult(test.name, *failure))
     message = judged(lambda got: checked(run.problem, test, inputs, got, expected), frame.tensors, expected)
@@ -96,16 +98,23 @@ def checked(problem: Problem, test: TestSpec, inputs: dict[str, torch.Tensor], g
         return problem.checker.check(test.params, inputs, got, expected)
 
 
-def _call_failure(answer: dict[str, Any], when: str) -> tuple[str, str] | None:
+def _call_failure(run: Judgement, answer: dict[str, Any], when: str,
+                  inputs: dict[str, torch.Tensor]) -> tuple[str, str] | None:
+    """The failure the harness reported for a call, if any. Once the process holds hidden inputs its text
+    could carry them out, so the message is the trusted side's own (runner/hidden.py)."""
+    secret = run.hidden_inputs_sent
     if answer.get("forbidden"):
-        return FORBIDDEN, forbidden_message(answer["forbidden"], when)
+        calls = hidden.forbidden_calls(answer["forbidden"], run.problem.forbidden) if secret else answer["forbidden"]
+        return FORBIDDEN, forbidden_message(calls or ["an operator"], when)
     if answer.get("tamper"):
-        return FORBIDDEN, "the submission " + " and ".join(answer["tamper"])
+        return FORBIDDEN, hidden.TAMPERED if secret else "the submission " + " and ".join(answer["tamper"])
     if answer.get("modified_inputs"):
-        names = ", ".join(answer["modified_inputs"])
-        return WRONG_ANSWER, f"the input {names} was modified in place; the call must leave its arguments unchanged"
+        names = ", ".join(name for name in answer["modified_inputs"] if not secret or name in inputs)
+        what = f"the input {names}" if names else "an input"
+        return WRONG_ANSWER, f"{what} was modified in place; the call must leave its arguments unchanged"
     if answer.get("error"):
-        return answer["error"]["status"], answer["error"]["message"]
+        status, message = answer["error"]["status"], answer["error"]["message"]
+        return status, hidden.error_message(status, message, when, run.source_lines) if secret else message
     return None
 
 
@@ -197,7 +206,7 @@ def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, to
 def _timed_failure(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor], answers,
                    count: int) -> tuple[str, str] | None:
     user_answer, user_outputs, _ = answers["user"]
-    failure = _call_failure(user_answer, "during a timed call")
+    failure = _call_failure(run, user_answer, "during a timed call", batch)
     if failure:
         return failure
     _, ref_outputs, _ = answers["reference"]

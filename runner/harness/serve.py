@@ -243,6 +243,18 @@ def _leave_if_forked() -> None:
         os._exit(0)
 
 
+def _flush_output() -> None:
+    """Push what the submission printed into the pipes before its answer goes: the judge keeps only the
+    output that came before the first hidden test, and a pipe's stdout is block-buffered, so a sample test's
+    prints would otherwise still sit in the buffer then."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - the submission may have replaced or closed the streams
+            pass
+    _leave_if_forked()
+
+
 def warm_up(device: torch.device) -> None:
     """Pay torch's first-use costs before ready: the autograd engine and its lazily imported checks, the
     dispatch-mode machinery, the BLAS library's initialisation (on CUDA, the context and cuBLAS, hundreds of MiB of host memory that would
@@ -311,6 +323,7 @@ def serve(session: Session, requests, responses) -> None:
             answer, outputs = session.time(frame)
         else:
             return
+        _flush_output()
         try:
             wire.write_frame(responses, answer, outputs)
         except wire.WireError as error:

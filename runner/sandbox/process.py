@@ -25,6 +25,7 @@ from ..harness import wire
 from . import procs
 
 OUTPUT_KEPT_BYTES = 16 << 10
+HIDDEN_OUTPUT_NOTE = "[output written during hidden tests is not shown]"
 WATCH_INTERVAL_S = 0.02
 NAMESPACE_EXIT_TIMEOUT_S = 10.0
 
@@ -48,6 +49,10 @@ class CapturedOutput:
     Its thread reads whatever the pipe holds whenever it holds some; drain() reads the rest of what the pipe
     holds now, under the same lock, so text() right after a drain has everything written so far without
     waiting for the pipe's end (which comes only when the last process holding it has exited).
+
+    Once sealed (as the first hidden test begins), what comes later is still read, so a writer never blocks
+    on a full pipe, but neither kept nor counted: a hidden test's output, its size included, could carry
+    the hidden inputs out. text() then ends with a line saying so, whether or not anything came.
     """
 
     def __init__(self, stream):
@@ -58,6 +63,7 @@ class CapturedOutput:
         self.kept = bytearray()
         self.total = 0
         self.ended = False
+        self.sealed = False
 
     def pump(self) -> None:
         """Read until the pipe's end (the thread's body)."""
@@ -70,27 +76,43 @@ class CapturedOutput:
 
     def drain(self) -> None:
         with self._lock:
-            while not self.ended:
-                try:
-                    chunk = os.read(self._fd, 1 << 16)
-                except BlockingIOError:
-                    return
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    self.ended = True
-                    return
-                self.total += len(chunk)
-                room = OUTPUT_KEPT_BYTES - len(self.kept)
-                if room > 0:
-                    self.kept += chunk[:room]
+            self._drain_locked()
+
+    def seal(self) -> None:
+        """Keep what the pipe has brought so far, and nothing after."""
+        with self._lock:
+            self._drain_locked()
+            self.sealed = True
+
+    def _drain_locked(self) -> None:
+        while not self.ended:
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.ended = True
+                return
+            if self.sealed:
+                continue
+            self.total += len(chunk)
+            room = OUTPUT_KEPT_BYTES - len(self.kept)
+            if room > 0:
+                self.kept += chunk[:room]
 
     def text(self) -> str:
         with self._lock:
             excerpt = self.kept.decode("utf-8", "replace")
+            notes = []
             if self.total > len(self.kept):
-                excerpt += f"\n[... {self.total - len(self.kept)} more bytes not kept]"
-            return excerpt
+                notes.append(f"[... {self.total - len(self.kept)} more bytes not kept]")
+            if self.sealed:
+                notes.append(HIDDEN_OUTPUT_NOTE)
+            if notes and excerpt and not excerpt.endswith("\n"):
+                excerpt += "\n"
+            return excerpt + "\n".join(notes)
 
 
 class SandboxProcess:
@@ -179,6 +201,13 @@ class SandboxProcess:
         for captured in (self.stdout, self.stderr):
             captured.drain()
         return self.stdout.text(), self.stderr.text()
+
+    def hide_output_from_now(self) -> None:
+        """Keep stdout and stderr as far as the pipes have brought them, and drop what comes later: called as
+        the first hidden test's request is about to go (the harness flushes the submission's streams
+        before each answer, so every earlier test's output is in the pipes by then)."""
+        for captured in (self.stdout, self.stderr):
+            captured.seal()
 
     def raise_priority(self) -> None:
         """Every thread of the sandbox under the normal policy again, after an idle start (only trusted code
