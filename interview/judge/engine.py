@@ -67,6 +67,7 @@ class Outcome:
     memory_ratio: float | None
     stdout: str
     stderr: str
+    seed_index: int | None = None  # the hidden seed the judge used, stored so a re-judge uses it again
 
     @property
     def retryable(self) -> bool:
@@ -143,9 +144,12 @@ def pool_held():
     return _pool.hold() if _pool is not None else contextlib.nullcontext()
 
 
-def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0,
+def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0, seed_index: int | None = None,
           on_test: Callable[[TestOutcome], None] | None = None) -> Outcome:
-    """Judge source against the package slug on device; JudgeUnavailable when the judge cannot run at all."""
+    """Judge source against the package slug on device; JudgeUnavailable when the judge cannot run at all.
+
+    seed_index: the hidden seed an earlier judgement of the same submission used (None: the judge draws one,
+    and the outcome says which)."""
 
     def forward(event: dict) -> None:
         if event["event"] == "test" and on_test is not None:
@@ -154,7 +158,7 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
 
     pooled = {"start_harness": _pool.start_harness} if _pool is not None else {}
     options = runner.JudgeOptions(device=device, tests=suite, sandbox=sandbox_options(), gpu_index=gpu_index,
-                                  **pooled)
+                                  seed_index=seed_index, **pooled)
     try:
         problem = runner.load_problem(slug, settings.CONTENT_DIR)
         verdict = runner.judge(problem, source, options, on_event=forward)
@@ -179,6 +183,7 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
         memory_ratio=verdict.memory.ratio,
         stdout=verdict.stdout,
         stderr=verdict.stderr,
+        seed_index=verdict.seed_index,
     )
 
 

@@ -115,23 +115,27 @@ def submission_finish(*, claim: Claim, outcome: engine.Outcome) -> bool:
     return True
 
 
-def submission_give_back(*, claim: Claim, reason: str) -> None:
-    """The judge could not judge it: queued again after a pause, or error once the attempts are spent."""
+def submission_give_back(*, claim: Claim, reason: str, seed_index: int | None = None) -> None:
+    """The judge could not judge it: queued again after a pause, or error once the attempts are spent.
+
+    seed_index: the hidden seed the failed attempt drew, kept so the next attempt meets the same inputs."""
+    kept = {"seed_index": seed_index} if seed_index is not None else {}
     with transaction.atomic():
         _retry_or_fail(claim.submission, _held(claim), attempts=claim.attempt, reason=reason,
-                       countdown=RETRY_DELAY_S * 2 ** (claim.attempt - 1))
+                       countdown=RETRY_DELAY_S * 2 ** (claim.attempt - 1), **kept)
 
 
 def _retry_or_fail(submission: Submission, guard: QuerySet, *, attempts: int, reason: str,
-                   countdown: float | None) -> bool:
-    """Queue the submission again, or mark it an error once the attempts are spent; False if guard missed."""
+                   countdown: float | None, **fields) -> bool:
+    """Queue the submission again, or mark it an error once the attempts are spent; False if guard missed.
+    fields: more columns to set either way."""
     if attempts >= settings.JUDGE_MAX_ATTEMPTS:
         failed = guard.update(status=Status.ERROR, lease_expires_at=None, finished_at=timezone.now(),
-                              message=f"The judge failed {attempts} times; the last time: {reason}")
+                              message=f"The judge failed {attempts} times; the last time: {reason}", **fields)
         if failed:
             logger.error("Submission %s could not be judged after %d attempts: %s", submission.pk, attempts, reason)
         return bool(failed)
-    if submission_requeue(submission=submission, guard=guard, countdown=countdown, message=reason):
+    if submission_requeue(submission=submission, guard=guard, countdown=countdown, message=reason, **fields):
         logger.warning("Submission %s queued again after attempt %d: %s", submission.pk, attempts, reason)
         return True
     return False
@@ -182,8 +186,10 @@ def submission_judge(*, submission_id: int, queue: str | None) -> None:
     device = Queue(queue or submission.queue).device
     try:
         with _lease_kept(claim):
+            # A stored seed (a re-judge, or an attempt after one the judge failed) is used again, so the same
+            # submission meets the same hidden inputs.
             outcome = engine.judge(slug=submission.problem.slug, source=submission.source, suite=submission.suite,
-                                    device=device, gpu_index=pool_gpu_index(device),
+                                    device=device, gpu_index=pool_gpu_index(device), seed_index=submission.seed_index,
                                     on_test=lambda test: _record_progress(claim, test))
     except engine.JudgeUnavailable as error:
         logger.error("Submission %s: the judge cannot run here: %s", submission_id, error)
@@ -191,7 +197,8 @@ def submission_judge(*, submission_id: int, queue: str | None) -> None:
         return
     if outcome.retryable:
         failing = next((test for test in outcome.tests if test.status == outcome.verdict), None)
-        submission_give_back(claim=claim, reason=failing.message if failing else outcome.verdict)
+        submission_give_back(claim=claim, reason=failing.message if failing else outcome.verdict,
+                             seed_index=outcome.seed_index)
         return
     submission_finish(claim=claim, outcome=outcome)
 

@@ -104,6 +104,11 @@ class Submission(models.Model):
     memory_ratio = models.FloatField(null=True, blank=True)
     stdout = models.TextField(blank=True)
     stderr = models.TextField(blank=True)
+    seed_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, editable=False,
+        help_text="Which of the problem version's hidden seeds judged it (none before its first judgement, or "
+                  "when no hidden test ran); kept when it is judged again, so it meets the same hidden inputs.",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

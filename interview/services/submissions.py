@@ -27,7 +27,9 @@ from interview.selectors.workers import judge_queue
 logger = logging.getLogger(__name__)
 
 RATE_WINDOW = timedelta(minutes=1)
-# The columns a judgement sets; cleared when a submission is judged again.
+# The columns a judgement sets; cleared when a submission is judged again. The hidden seed it drew
+# (seed_index) is not among them: a re-judge meets the same hidden inputs, so only what changed (a checker,
+# a limit) can change its verdict.
 JUDGED_FIELDS = {
     "verdict": "", "message": "", "device": "", "device_name": "", "torch_version": "", "sandbox": "",
     "judge_version": "", "time_user_ms": None, "time_reference_ms": None, "time_ratio": None,
@@ -155,7 +157,8 @@ def submission_requeue(*, submission: Submission, guard: QuerySet, countdown: fl
 
 
 def submissions_rejudge(*, submissions: QuerySet) -> int:
-    """Judge these submissions again from scratch (after a checker fix, say); those still waiting are left be.
+    """Judge these submissions again from scratch (after a checker fix, say), each on the hidden seed it drew
+    before (JUDGED_FIELDS); those still waiting are left be.
 
     Returns how many were queued again.
     """
