@@ -65,6 +65,10 @@ def checked_answer(header: dict[str, Any], expected_type: str, timed_calls: int 
         if value is not None and not wire.is_count(value, MAX_FIGURE):
             raise broken(f"{key} is not a byte or nanosecond count below 2**63")
         answer[key] = value
+    if expected_type == "result" and "error" not in answer and (answer["time_ns"] is None
+                                                                 or answer["peak_bytes"] is None):
+        # A harness measures every call it makes; an answer without either figure was not written by one.
+        raise broken("a result without its time_ns and peak_bytes")
     if expected_type == "timed" and "error" not in answer:
         times = header.get("times_ns")
         if not isinstance(times, list) or len(times) != timed_calls or not all(

@@ -22,13 +22,24 @@ def test_an_honest_answer_keeps_the_fields_the_judge_reads_and_nothing_else():
 
 
 def test_figures_as_large_as_a_64_bit_counter_holds_are_taken():
-    assert checked_answer({"type": "result", "time_ns": MAX_FIGURE}, "result")["time_ns"] == MAX_FIGURE
+    answer = checked_answer({"type": "result", "time_ns": MAX_FIGURE, "peak_bytes": MAX_FIGURE}, "result")
+    assert answer["time_ns"] == answer["peak_bytes"] == MAX_FIGURE
 
 
 @pytest.mark.parametrize("key", ["peak_bytes", "time_ns", "cuda_peak_bytes", "cuda_base_bytes"])
 @pytest.mark.parametrize("value", [10**400, MAX_FIGURE + 1, -1, True, 1.5, "1", [1], float("inf")])
 def test_a_figure_that_is_not_a_count_below_2_63_is_a_broken_answer(key, value):
     assert "malformed answer" in _broken({"type": "result", key: value})
+
+
+@pytest.mark.parametrize("missing", ["time_ns", "peak_bytes"])
+def test_a_result_without_its_figures_is_a_broken_answer_unless_the_call_failed(missing):
+    header = {"type": "result", "time_ns": 5, "peak_bytes": 12}
+    del header[missing]
+    assert "without its time_ns and peak_bytes" in _broken(header)
+    failed = checked_answer({**header, "error": {"status": "wrong_answer", "message": "cannot be returned"}},
+                            "result")
+    assert failed[missing] is None
 
 
 @pytest.mark.parametrize("times", [[10**400] * 2, [1, -1], [1, True], [1], [1, 2, 3], "12", None])
