@@ -52,7 +52,8 @@ class CapturedOutput:
 
     Once sealed (as the first hidden test begins), what comes later is still read, so a writer never blocks
     on a full pipe, but neither kept nor counted: a hidden test's output, its size included, could carry
-    the hidden inputs out. text() then ends with a line saying so, whether or not anything came.
+    the hidden inputs out. text() then ends with a line saying so when anything came before, whatever came
+    after (an empty stream stays empty, so a page shows no output where none was written before).
     """
 
     def __init__(self, stream):
@@ -108,7 +109,7 @@ class CapturedOutput:
             notes = []
             if self.total > len(self.kept):
                 notes.append(f"[... {self.total - len(self.kept)} more bytes not kept]")
-            if self.sealed:
+            if self.sealed and self.total:
                 notes.append(HIDDEN_OUTPUT_NOTE)
             if notes and excerpt and not excerpt.endswith("\n"):
                 excerpt += "\n"

@@ -75,6 +75,16 @@ def test_output_after_the_seal_is_read_but_neither_kept_nor_counted():
     assert captured.text() == f"sample output\n{HIDDEN_OUTPUT_NOTE}"
 
 
+def test_a_stream_that_carried_nothing_before_the_seal_stays_empty_whatever_comes_after():
+    read_end, write_end = os.pipe()
+    captured = CapturedOutput(os.fdopen(read_end, "rb"))
+    captured.seal()
+    os.write(write_end, b"hidden 1.2345\n")
+    os.close(write_end)
+    captured.drain()
+    assert captured.text() == ""
+
+
 def test_a_problem_listing_a_sample_test_after_a_hidden_one_is_refused(tmp_path):
     package = tmp_path / "allreduce-sum"
     shutil.copytree(FIXTURE_PROBLEMS / "allreduce-sum", package)
@@ -165,7 +175,7 @@ def test_what_was_stashed_during_a_hidden_test_is_not_shown_by_a_later_sample_te
     verdict = judge_for_tests(problem, COLLECTOR.read_bytes(), tests="all", seed_index=SEED_INDEX)
     assert verdict.tests[1].status not in ("passed", "skipped")  # the sample test ran, with the stash to tell
     assert not [value for value in _hidden_values(problem) if value in _everything_said(verdict)]
-    assert verdict.stdout == verdict.stderr == HIDDEN_OUTPUT_NOTE
+    assert verdict.stdout == verdict.stderr == ""  # nothing was written before the hidden test
 
 
 @pytest.mark.sandbox
