@@ -1,4 +1,4 @@
-# expect: memory_limit_exceeded
+# expect: wrong_answer
 # mistake: keeps the full fc1 and fc2 on every rank and slices them in forward: the arithmetic is tensor-parallel, the memory is not
 # message: holds
 import torch

@@ -1,4 +1,4 @@
-# expect: memory_limit_exceeded
+# expect: wrong_answer
 # mistake: wraps slices of the full weights in nn.Parameter; a slice is a view, so each rank keeps the full weights' storage alive (and aliases the caller's tensors)
 # message: storage
 import torch
