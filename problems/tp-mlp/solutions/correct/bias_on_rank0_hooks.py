@@ -1,5 +1,5 @@
 # expect: accepted
-# style: the fc2 bias lives on rank 0 and joins the sum; f is a gradient hook, g a detached all-reduce spliced into the graph
+# style: the fc2 bias lives on rank 0 and joins the sum; f is a gradient hook, g a detached all-reduce spliced into the graph; load_full checks with an all-reduce of its own that every rank was given the same layers
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -20,6 +20,13 @@ class TensorParallelMLP(nn.Module):
         self.down = nn.Linear(self.shard, d_model, bias=self.rank == 0)
 
     def load_full(self, fc1: nn.Linear, fc2: nn.Linear) -> None:
+        # Ranks given different layers would each compute a shard of another MLP, and nothing later would
+        # say so: compare the layers' sums across the group (the largest and, negated, the smallest).
+        sums = torch.stack([tensor.detach().double().sum() for tensor in (*fc1.parameters(), *fc2.parameters())])
+        spread = torch.cat([sums, -sums])
+        dist.all_reduce(spread, op=dist.ReduceOp.MAX, group=self.group)
+        if not torch.equal(spread[: len(sums)], -spread[len(sums):]):
+            raise ValueError("load_full was given different layers on different ranks")
         lo, hi = self.rank * self.shard, (self.rank + 1) * self.shard
         with torch.no_grad():
             self.up.weight.copy_(fc1.weight[lo:hi])

@@ -1,0 +1,73 @@
+# expect: wrong_answer
+# mistake: keeps the shards as plain tensors that require grad, in a dict: forward and backward are right, but module.parameters() is empty, so no optimiser built from it would ever train them
+# message: no parameters
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+
+
+class _CopyToTensorParallel(torch.autograd.Function):
+    """Megatron's `f`: identity forward; backward sums the ranks' partial input gradients."""
+
+    @staticmethod
+    def forward(ctx, x, group):
+        ctx.group = group
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        # Each rank's hidden shard only sees part of the input's influence on the output, so the
+        # gradient it computes for x is one term of a sum over ranks.
+        grad = grad.clone(memory_format=torch.contiguous_format)
+        dist.all_reduce(grad, group=ctx.group)
+        return grad, None
+
+
+class _ReduceFromTensorParallel(torch.autograd.Function):
+    """Megatron's `g`: forward sums the ranks' partial outputs; backward is the identity."""
+
+    @staticmethod
+    def forward(ctx, partial, group):
+        total = partial.clone(memory_format=torch.contiguous_format)
+        dist.all_reduce(total, group=group)
+        return total
+
+    @staticmethod
+    def backward(ctx, grad):
+        # Every rank goes on with the same full output and so receives the same full gradient already;
+        # summing it over ranks (as a differentiable all-reduce would) would scale it by the world size.
+        return grad, None
+
+
+class TensorParallelMLP(nn.Module):
+    """`fc2(gelu(fc1(x)))` with the hidden units split across the ranks of `group` (Megatron column/row split)."""
+
+    def __init__(self, d_model: int, d_hidden: int, group=None):
+        super().__init__()
+        world = dist.get_world_size(group)
+        if d_hidden % world:
+            raise ValueError(f"d_hidden={d_hidden} is not divisible by the tensor-parallel world size {world}")
+        self.group = group
+        self.rank = dist.get_rank(group)
+        self.d_model = d_model
+        self.d_hidden = d_hidden
+        self.shard = d_hidden // world
+        self.shards = {}
+
+    def load_full(self, fc1: nn.Linear, fc2: nn.Linear) -> None:
+        expected = ((self.d_hidden, self.d_model), (self.d_model, self.d_hidden))
+        if (tuple(fc1.weight.shape), tuple(fc2.weight.shape)) != expected:
+            raise ValueError(f"expected fc1 {expected[0]} and fc2 {expected[1]}, got "
+                             f"{tuple(fc1.weight.shape)} and {tuple(fc2.weight.shape)}")
+        hidden = slice(self.rank * self.shard, (self.rank + 1) * self.shard)
+        # Leaf tensors that require grad, so autograd fills in their .grad; but not nn.Parameters.
+        for name, tensor in (("w1", fc1.weight[hidden]), ("b1", fc1.bias[hidden]), ("w2", fc2.weight[:, hidden]),
+                             ("b2", fc2.bias)):
+            self.shards[name] = tensor.detach().clone().requires_grad_()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = _CopyToTensorParallel.apply(x, self.group)
+        w = self.shards
+        partial = F.linear(F.gelu(F.linear(x, w["w1"], w["b1"])), w["w2"])
+        return _ReduceFromTensorParallel.apply(partial, self.group) + w["b2"]
