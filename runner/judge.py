@@ -239,7 +239,12 @@ class _Run:
             # loosely, since what the driver maps privately is not known in advance. The watchdog is the
             # real bound on host memory.
             resource_limits["data_bytes"] = max(4 * limits.sandbox_memory_bytes, 32 << 30)
+        # What the submission may not do (runner/harness/confine.py): start processes, since every problem runs
+        # in the processes the harness starts (the ranks too, started before the load); hold memory outside the
+        # watchdog's count in memfd or shared anonymous mappings, but on CUDA, whose driver may use them.
+        confinement = {"processes": False, "shared_memory": self.device == "cuda"}
         return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
+                "confine": confinement,
                 "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,
                 "collective_timeout_s": limits.collective_timeout_s, "world_sizes": sizes,
                 # Starting ranks is the judge's cost (an interpreter and torch each), not the submission's.

@@ -3,7 +3,7 @@
 Start-up and the submission are separate on purpose: a process can be started (torch imported, CUDA
 initialised) before any submission exists, and receive one later over its pipe. Requests, in order:
 
-    load   the submission's and the driver's source, the limits, the forbidden operators
+    load   the submission's and the driver's source, the limits, the forbidden operators, the confinement
     run    one test case: inputs in, outputs, peak memory and observations out
     time   the same case on several fresh inputs, each call timed
     exit
@@ -24,7 +24,7 @@ from typing import Any
 
 import torch
 
-from . import limits, wire
+from . import confine, limits, wire
 from .measure import OperatorWatch, Stopwatch, clock_ns, tampering
 
 HARNESS_PID = os.getpid()
@@ -76,6 +76,8 @@ class Session:
         header = load.header
         self.device = torch.device(header.get("device", "cpu"))
         self.forbidden = list(header.get("forbidden", []))
+        # The judge's policy; a load without one gets the strictest.
+        self.confinement = {"processes": False, "shared_memory": False, **header.get("confine", {})}
         self.context = Context(self.device, int(header.get("rank", 0)), int(header.get("world_size", 1)))
         for name, source in load.blobs.items():
             if name.startswith("module:"):
@@ -86,6 +88,8 @@ class Session:
         self.solution: types.ModuleType | None = None
 
     def load_solution(self, source: bytes, entry_points: list[str]) -> dict[str, Any]:
+        # Last of all before the submission's first line: what it may not do from here on, on any thread.
+        confine.apply(device=self.device.type, **self.confinement)
         watch = OperatorWatch(self.forbidden)
         try:
             with watch:
@@ -235,7 +239,9 @@ def describe(error: BaseException, frames: int = 8) -> str:
     while tb is not None and tb.tb_frame.f_code.co_filename.startswith(HARNESS_DIR):
         tb = tb.tb_next
     lines = traceback.format_exception(type(error), error, tb, limit=-frames)
-    return "".join(lines)[-4000:].strip()
+    text = "".join(lines)[-4000:].strip()
+    note = confine.refusal_note(error)
+    return f"{text}\n({note})" if note else text
 
 
 def _leave_if_forked() -> None:

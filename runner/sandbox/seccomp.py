@@ -1,4 +1,4 @@
-"""A classic-BPF seccomp filter that denies what no PyTorch program needs, for bubblewrap's --seccomp FD.
+"""The sandbox's seccomp filter, given to bubblewrap's --seccomp FD: it denies what no PyTorch program needs.
 
 The filter is a deny list: everything PyTorch and CUDA use (threads, Unix sockets, memfd_create, mmap,
 ioctl on device nodes) stays allowed, and the network is cut by the empty network namespace, not here.
@@ -6,17 +6,17 @@ Denied calls fail with EPERM, so a submission that tries one sees a clean Python
 clone3 fails with ENOSYS, which makes glibc fall back to clone, whose flags a filter can inspect (clone3
 passes them in memory a filter cannot read). A call from another architecture's ABI (x32, or a 32-bit
 entry on a 64-bit kernel) is refused outright, since the tables below would not describe it.
+
+What a submission may do with processes and memory is narrowed further by the filter the harness puts on
+itself just before the submission loads (runner/harness/confine.py), from the policy the judge sends.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import platform
-import struct
 
-AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
-X32_SYSCALL_BIT = 0x40000000
+from ..harness import bpf
 
 # Kernel numbers of the denied calls, per architecture (tests/runner/test_seccomp.py checks them against
 # libseccomp's tables where that library is installed).
@@ -64,59 +64,21 @@ CLONE_NAMESPACE_FLAGS = (
     | 0x00000080  # CLONE_NEWTIME
 )
 
-# Classic BPF opcodes and seccomp return values (linux/filter.h, linux/seccomp.h).
-BPF_LD_W_ABS = 0x20
-BPF_JEQ_K = 0x15
-BPF_JGE_K = 0x35
-BPF_JSET_K = 0x45
-BPF_RET_K = 0x06
-SECCOMP_RET_KILL_PROCESS = 0x80000000
-SECCOMP_RET_ERRNO = 0x00050000
-SECCOMP_RET_ALLOW = 0x7FFF0000
-
-OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0, OFFSET_ARG1 = 0, 4, 16, 24
-
-
-def machine() -> str:
-    """The kernel architecture name this filter is built for."""
-    name = platform.machine()
-    return {"amd64": "x86_64", "arm64": "aarch64"}.get(name, name)
-
-
-def _instruction(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
-    return struct.pack("=HBBI", code, jt, jf, k)
-
 
 def build(arch: str | None = None) -> bytes:
     """The filter program for arch (default: this machine), as bytes for bubblewrap."""
-    arch = arch or machine()
-    if arch not in AUDIT_ARCH:
-        raise NotImplementedError(f"no seccomp tables for {arch}")
-    deny = SECCOMP_RET_ERRNO | errno.EPERM
+    arch = arch or bpf.machine()
+    deny = bpf.errno_return(errno.EPERM)
+    allow = bpf.SECCOMP_RET_ALLOW
     program = [
-        _instruction(BPF_LD_W_ABS, OFFSET_ARCH),
-        _instruction(BPF_JEQ_K, AUDIT_ARCH[arch], jt=1, jf=0),
-        _instruction(BPF_RET_K, SECCOMP_RET_KILL_PROCESS),
-        _instruction(BPF_LD_W_ABS, OFFSET_NR),
-    ]
-    if arch == "x86_64":
-        program += [_instruction(BPF_JGE_K, X32_SYSCALL_BIT, jt=0, jf=1), _instruction(BPF_RET_K, deny)]
-    for number in sorted(DENIED[arch].values()):
-        program += [_instruction(BPF_JEQ_K, number, jt=0, jf=1), _instruction(BPF_RET_K, deny)]
-    program += [
-        _instruction(BPF_JEQ_K, CLONE3[arch], jt=0, jf=1),
-        _instruction(BPF_RET_K, SECCOMP_RET_ERRNO | errno.ENOSYS),
+        *bpf.prologue(arch, deny),
+        *bpf.returning(DENIED[arch].values(), deny),
+        *bpf.returning([CLONE3[arch]], bpf.errno_return(errno.ENOSYS)),
         # clone: refuse any namespace flag in the low word of the first argument.
-        _instruction(BPF_JEQ_K, CLONE[arch], jt=0, jf=3),
-        _instruction(BPF_LD_W_ABS, OFFSET_ARG0),
-        _instruction(BPF_JSET_K, CLONE_NAMESPACE_FLAGS, jt=0, jf=4),
-        _instruction(BPF_RET_K, deny),
+        *bpf.on_call(CLONE[arch], bpf.argument_has_all(0, [CLONE_NAMESPACE_FLAGS], deny, allow)),
         # ioctl(fd, TIOCSTI, ...) would push keystrokes into a terminal the sandbox might share.
-        _instruction(BPF_JEQ_K, IOCTL[arch], jt=0, jf=2),
-        _instruction(BPF_LD_W_ABS, OFFSET_ARG1),
-        _instruction(BPF_JEQ_K, TIOCSTI, jt=1, jf=0),
-        _instruction(BPF_RET_K, SECCOMP_RET_ALLOW),
-        _instruction(BPF_RET_K, deny),
+        *bpf.on_call(IOCTL[arch], bpf.argument_in(1, [TIOCSTI], deny, allow)),
+        *bpf.allow_the_rest(),
     ]
     return b"".join(program)
 

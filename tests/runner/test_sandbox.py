@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 
@@ -25,6 +26,18 @@ def softmax(x, dim=-1):
         memfd = True
     except OSError:
         memfd = False
+    try:
+        if os.fork() == 0:
+            os._exit(0)
+        fork_errno = 0
+    except OSError as error:
+        fork_errno = error.errno
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+        clear_refs_errno = 0
+    except OSError as error:
+        clear_refs_errno = error.errno
     left, right = socket.socketpair(socket.AF_UNIX)
     left.close(); right.close()
     with open("/proc/net/dev") as handle:
@@ -46,6 +59,8 @@ def softmax(x, dim=-1):
         "oom_score_adj": open("/proc/self/oom_score_adj").read().strip(), "hostname": socket.gethostname(),
         "pid": os.getpid(), "interfaces": interfaces, "root_entries": sorted(os.listdir("/")),
         "environment": sorted(os.environ), "memfd": memfd, "root_writable": root_writable,
+        "seccomp_filters": int(status["Seccomp_filters"]), "fork_errno": fork_errno,
+        "clear_refs_errno": clear_refs_errno,
         "unshare_user_errno": (ctypes.CDLL(None, use_errno=True).unshare(0x10000000), ctypes.get_errno())[1],
     }
     raise RuntimeError("PROBE" + json.dumps(report))
@@ -94,17 +109,28 @@ def test_the_filesystem_is_read_only_and_holds_no_repository(inside):
 
 def test_the_environment_holds_nothing_but_what_python_needs(inside):
     report, _ = inside
+    # TORCHINDUCTOR_CACHE_DIR is torch's own, set inside the sandbox when torch._dynamo is imported.
     assert set(report["environment"]) <= {"PATH", "HOME", "LANG", "PYTHONPATH", "PYTHONUNBUFFERED",
                                           "PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                                          "LD_LIBRARY_PATH", "PWD"}
+                                          "LD_LIBRARY_PATH", "PWD", "TORCHINDUCTOR_CACHE_DIR"}
 
 
-def test_namespaces_and_what_cuda_needs(inside):
+def test_namespaces(inside):
     report, _ = inside
     assert report["hostname"] == "judge"
     assert report["pid"] < 50  # its own pid namespace
     assert report["unshare_user_errno"] == 1  # EPERM
-    assert report["memfd"]
+
+
+def test_the_submission_runs_under_the_harness_s_confinement_too(inside):
+    """Beside the sandbox's filter, the one the harness puts on itself before the load (runner/harness/confine.py):
+    no new process, no memfd on the CPU (a CUDA run keeps it), and no reset of the peak resident set the judge
+    reads (Landlock)."""
+    report, _ = inside
+    assert report["seccomp_filters"] >= 2
+    assert report["fork_errno"] == errno.EPERM
+    assert not report["memfd"]
+    assert report["clear_refs_errno"] == errno.EACCES
 
 
 def test_the_plain_fallback_says_so_and_still_judges():
