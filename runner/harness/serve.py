@@ -25,6 +25,7 @@ from typing import Any
 import torch
 
 from . import confine, limits, wire
+from .forbid import ForbiddenKernels
 from .measure import OperatorWatch, Stopwatch, clock_ns, tampering
 
 HARNESS_PID = os.getpid()
@@ -78,6 +79,7 @@ class Session:
         self.forbidden = list(header.get("forbidden", []))
         # The judge's policy; a load without one gets the strictest.
         self.confinement = {"processes": False, "shared_memory": False, **header.get("confine", {})}
+        self.kernels: ForbiddenKernels | None = None
         self.context = Context(self.device, int(header.get("rank", 0)), int(header.get("world_size", 1)))
         for name, source in load.blobs.items():
             if name.startswith("module:"):
@@ -89,6 +91,8 @@ class Session:
 
     def load_solution(self, source: bytes, entry_points: list[str]) -> dict[str, Any]:
         # Last of all before the submission's first line: what it may not do from here on, on any thread.
+        if self.forbidden:
+            self.kernels = ForbiddenKernels(self.forbidden)
         confine.apply(device=self.device.type, **self.confinement)
         watch = OperatorWatch(self.forbidden)
         try:
@@ -96,15 +100,24 @@ class Session:
                 self.solution = _module_from_source("solution", source.decode("utf-8"), SOLUTION_FILENAME)
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are the user's too
             _leave_if_forked()
-            return {"type": "loaded", "forbidden": watch.forbidden_calls,
+            return {"type": "loaded", "forbidden": self._forbidden_calls(watch),
                     "error": {"status": "compile_error", "message": describe(error)}}
         _leave_if_forked()
         missing = [name for name in entry_points if not hasattr(self.solution, name)]
-        answer: dict[str, Any] = {"type": "loaded", "forbidden": watch.forbidden_calls}
+        answer: dict[str, Any] = {"type": "loaded", "forbidden": self._forbidden_calls(watch)}
         if missing:
             answer["error"] = {"status": "compile_error",
                                "message": f"the file must define {', '.join(missing)} (see the starter code)"}
         return answer
+
+    def _forbidden_calls(self, watch: OperatorWatch) -> list[str]:
+        """The forbidden operators the watch saw on this thread, and those called on any other since the last
+        answer."""
+        found = list(watch.forbidden_calls)
+        for name in self.kernels.take() if self.kernels else []:
+            if name not in found:
+                found.append(name)
+        return found
 
     def run(self, frame: wire.Frame) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
         """One checked call: outputs, peak live-tensor bytes, forbidden calls, changed inputs."""
@@ -132,7 +145,7 @@ class Session:
         answer["peak_bytes"] = watch.peak_bytes
         if self.device.type == "cuda":
             answer["cuda_peak_bytes"] = torch.cuda.max_memory_allocated()
-        answer["forbidden"] = watch.forbidden_calls
+        answer["forbidden"] = self._forbidden_calls(watch)
         answer["op_counts"] = dict(watch.counts)
         answer["modified_inputs"] = [name for name, tensor in inputs.items() if not _same_bits(tensor, originals[name])]
         return answer, outputs
@@ -164,7 +177,7 @@ class Session:
             _leave_if_forked()
             answer["error"] = classify(error)
         _leave_if_forked()
-        answer["forbidden"] = watch.forbidden_calls
+        answer["forbidden"] = self._forbidden_calls(watch)
         return answer, outputs
 
 
