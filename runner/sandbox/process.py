@@ -22,7 +22,7 @@ from typing import Any, Callable
 import torch
 
 from ..harness import wire
-from . import procs
+from . import memory, procs
 
 OUTPUT_KEPT_BYTES = 16 << 10
 HIDDEN_OUTPUT_NOTE = "[output written during hidden tests is not shown]"
@@ -294,19 +294,30 @@ class SandboxProcess:
             self._frames.put(frame)
 
     def _watch(self) -> None:
-        while not self._stopped.wait(WATCH_INTERVAL_S):
-            if self.process.poll() is not None:
-                return
-            view, pids = self.processes()
-            held = procs.rss_bytes(pids, view)
-            if held > self.memory_limit_bytes:
-                # Resident sets overcount pages shared after a fork; only the precise figure may kill.
-                held = procs.proportional_bytes(pids, view)
-            self.peak_tree_bytes = max(self.peak_tree_bytes, held)
-            if held > self.memory_limit_bytes:
-                self.kill(MEMORY)
-            elif self.deadline is not None and time.monotonic() > self.deadline:
-                self.kill(DEADLINE)
+        """Every 20 ms: everything the sandbox holds (memory.py) against its limit, and the deadline."""
+        mounts: memory.MemoryMounts | None = None
+        try:
+            while not self._stopped.wait(WATCH_INTERVAL_S):
+                if self.process.poll() is not None:
+                    return
+                view, pids = self.processes()
+                outside = 0
+                if view is not procs.HOST:
+                    # Opened on the first look into the namespace, long before any submission code runs.
+                    mounts = mounts or memory.MemoryMounts(view)
+                    outside = mounts.held_bytes() + memory.socket_queue_bytes(view)
+                held = procs.rss_bytes(pids, view) + outside
+                if held > self.memory_limit_bytes:
+                    # Resident sets overcount pages shared after a fork; only the precise figure may kill.
+                    held = procs.proportional_bytes(pids, view) + outside
+                self.peak_tree_bytes = max(self.peak_tree_bytes, held)
+                if held > self.memory_limit_bytes:
+                    self.kill(MEMORY)
+                elif self.deadline is not None and time.monotonic() > self.deadline:
+                    self.kill(DEADLINE)
+        finally:
+            if mounts is not None:
+                mounts.close()
 
     def kill(self, cause: str | None = None) -> None:
         """Kill every process of the sandbox; the first cause given is the one kept."""
