@@ -1,4 +1,4 @@
-"""The blocks the checkpointed-block problem wraps: a small pre-norm transformer block and a call counter.
+"""The blocks the checkpointed-block problem wraps: a small pre-norm transformer block, and models made of it.
 
 Attention is written out with an explicit score matrix (not a fused kernel) so that each block keeps
 large, dropout-dependent activations: the memory a checkpoint saves, and the RNG stream it must replay,
@@ -61,14 +61,16 @@ def transformer_stack(n_blocks: int, d_model: int, n_heads: int, d_hidden: int, 
     return nn.Sequential(*(wrap(block) if wrap is not None else block for block in blocks))
 
 
-class CallCounter(nn.Module):
-    """Runs `inner` and counts the runs, so a test can tell a recomputation from a single pass."""
+class SharedInputHeads(nn.Module):
+    """Blocks that all read the same input, their outputs summed: task heads trained on a frozen backbone's
+    features, so that every block's input is a raw tensor that does not require grad."""
 
-    def __init__(self, inner: nn.Module):
+    def __init__(self, heads: list[nn.Module]):
         super().__init__()
-        self.inner = inner
-        self.calls = 0
+        self.heads = nn.ModuleList(heads)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        self.calls += 1
-        return self.inner(x)
+        out = self.heads[0](x)
+        for head in self.heads[1:]:
+            out = out + head(x)
+        return out
