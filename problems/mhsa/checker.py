@@ -8,6 +8,10 @@ few times the reference's error; a missing scale or a mask off by one key is ord
 When the output is wrong, the message says where (which queries, and which heads once `out` is undone
 through its inverse), checks the classic mistakes against the submission's output and names the one
 that matches, and, in causal tests, reads from the input gradient which keys each query really saw.
+
+The driver decides nothing: it reports the module's learnable parameters and leaves out an output the call
+could not produce, and this checker turns each into a wrong answer with its reason. What it reports is the
+submission's to change, so a report can only fail a test; values are always compared here.
 """
 
 import math
@@ -96,14 +100,18 @@ def tolerance(got_dtype, expected, truth):
 
 def check(params, inputs, got, expected):
     """None if every output and gradient is right, else what is wrong, in the model's terms."""
+    # Only what the reference produced is read: anything else is the submission's invention.
+    got = {name: tensor for name, tensor in got.items() if name in expected}
+    problem = interface_problem(params, got)
+    if problem:
+        return problem
     lengths = driver.lengths(params)
     for index, length in enumerate(lengths):
         suffix = driver.suffix(params, length)
+        problem = output_problem(params, got, expected, suffix)
+        if problem:
+            return f"{describe_call(params, lengths, index)}: {problem}"
         truth = exact(params, inputs, suffix)
-        for name in truth:
-            mismatch = compare.layout(name, got.get(name), expected[name])
-            if mismatch:
-                return f"{describe_call(params, lengths, index)}: {mismatch}"
         for name, right in truth.items():
             allowed = tolerance(got[name].dtype, expected[name], right)
             label = name.replace(suffix, "") if suffix else name
@@ -116,6 +124,76 @@ def check(params, inputs, got, expected):
             else:
                 detail = locate_gradient(params, label, got[name], right)
             return f"{describe_call(params, lengths, index)}: {message}. {detail}".rstrip()
+    return None
+
+
+def interface_problem(params, got):
+    """What the driver's report says is wrong with the module's learnable parameters, or None."""
+    d_model, heads = params["d_model"], params["heads"]
+    module = f"MHSA({d_model}, {heads})"
+    expected = driver.parameter_shapes(d_model)
+    rows, counts = got.get("parameters"), got.get("module")
+    if not (is_report(rows, (len(expected), 3)) and is_report(counts, (3,))):
+        return f"{module}: the driver's report of the module's parameters is missing or malformed"
+    if int(counts[0]) != 1:
+        return f"{module} built something that is not a torch.nn.Module"
+    problems = parameter_problems(expected, rows, counts)
+    if not problems:
+        return None
+    wanted = ", ".join(f"{name} {shape}" for name, shape in expected.items())
+    return (f"{module}: {'; '.join(problems)}. The learnable parameters must be exactly {wanted}; further "
+            "submodules and buffers may hold none.")
+
+
+def is_report(tensor, shape):
+    return tensor is not None and tensor.dtype == torch.int64 and tuple(tensor.shape) == shape
+
+
+def parameter_problems(expected, rows, counts):
+    """How the reported parameters differ from expected ({name: shape}), in words. The sizes and counts are
+    the submission's to choose, so a hidden test's message leaves them out."""
+    reveal = compare.reveals_values()
+    problems = []
+    for (name, shape), (ndim, *sizes) in zip(expected.items(), rows.tolist()):
+        if ndim < 0:
+            problems.append(f"{name} is missing")
+        elif ndim != len(shape) or tuple(sizes[:ndim]) != shape:
+            seen = f"has shape {tuple(sizes[:ndim])}" if ndim <= len(sizes) else f"has {ndim} dimensions"
+            problems.append(f"{name} {seen}, expected {shape}" if reveal else f"{name} does not have the shape {shape}")
+    others, elements = counts[1:].tolist()
+    if others:
+        problems.append(f"{others} further learnable parameter{'s' * (others != 1)} ({elements} "
+                        f"number{'s' * (elements != 1)}) the interface does not have" if reveal
+                        else "learnable parameters the interface does not have")
+    return problems
+
+
+def output_problem(params, got, expected, suffix):
+    """What is wrong with one length's outputs before their values: one missing, or not shaped like the
+    reference's. The driver leaves out what the call could not produce, so a missing output says why."""
+    y = f"y{suffix}"
+    if got.get(y) is None:
+        return "forward returned no torch.Tensor"
+    mismatch = compare.layout("y", got[y], expected[y])
+    if mismatch:
+        return f"{mismatch}; forward must return a tensor of x's shape and dtype"
+    names = [y]
+    if params["grad"]:
+        grads = [f"{name}.grad{suffix}" for name in ("x", *driver.PARAMETERS)]
+        absent = [name for name in grads if got.get(name) is None]
+        if len(absent) == len(grads):
+            return ("the output does not require grad; it must stay connected to x and to the weights (no "
+                    ".detach(), .data or torch.no_grad() on the way)")
+        if absent:
+            name = absent[0].removesuffix(suffix).removesuffix(".grad")
+            return f"the output does not depend on {name}, so {name}.grad is None"
+        names += grads
+    if f"reach{suffix}" in expected:
+        names.append(f"reach{suffix}")
+    for name in names:
+        mismatch = compare.layout(name.removesuffix(suffix) if suffix else name, got.get(name), expected[name])
+        if mismatch:
+            return mismatch
     return None
 
 
@@ -148,7 +226,8 @@ def diagnose_output(params, inputs, got, suffix, right, allowed):
     else:
         _, merged = attention(projected, weights, params["heads"], mask="future" if params["causal"] else None)
         notes.append(locate_output(params, weights, y, right, merged, allowed))
-        if params["causal"] and f"reach{suffix}" in got:
+        # check() kept reach only where the reference has one, and output_problem checked its layout.
+        if f"reach{suffix}" in got:
             notes.append(read_reach(got[f"reach{suffix}"]))
     named = matching_mistake(params, weights, projected, y, right, allowed)
     if named:
