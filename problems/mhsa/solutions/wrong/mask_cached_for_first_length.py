@@ -1,6 +1,6 @@
 # expect: runtime_error
 # mistake: the causal mask is built once for the first sequence length and reused, so the same module fails on a longer sequence
-# message: must match the size
+# message: RuntimeError
 import math
 
 import torch
