@@ -5,6 +5,10 @@ Tolerance: per output, the larger of a few times the reference's own error again
 einsum, hand-written-backward and plain styles all pass. When the output is wrong, the message names the
 classic mistake it reproduces (another gate activation, the gate and up projections swapped, a weight
 applied transposed), when it reproduces one.
+
+The driver decides nothing: it reports each module's learnable parameters and leaves out an output the call
+could not produce, and this checker turns each into a wrong answer with its reason. What it reports is the
+submission's to change, so a report can only fail a test; values are always compared here.
 """
 
 import math
@@ -72,13 +76,20 @@ def tolerance(got_dtype, expected, truth):
 
 def check(params, inputs, got, expected):
     """None if the output and every gradient are right, else what is wrong and, if known, why."""
+    # Only what the reference produced is read: anything else is the submission's invention.
+    got = {name: tensor for name, tensor in got.items() if name in expected}
+    builds = [(d_model, d_hidden, driver.build_label(d_model, d_hidden))
+              for d_model, d_hidden in params.get("builds", [])]
+    for d_model, d_hidden, label in [*builds, (params["d_model"], params["d_hidden"], "")]:
+        problem = interface_problem(d_model, d_hidden, got.get(f"parameters{label}"), got.get(f"module{label}"))
+        if problem:
+            return problem
     call = f"SwiGLU({params['d_model']}, {params['d_hidden']}) on x of shape {tuple(inputs['x'].shape)}, " \
            f"{params['dtype']}"
+    problem = output_problem(params, got, expected)
+    if problem:
+        return f"{call}: {problem}"
     truth = exact(params, inputs)
-    for name in truth:
-        mismatch = compare.layout(name, got.get(name), expected[name])
-        if mismatch:
-            return f"{call}: {mismatch}"
     for name, right in truth.items():
         allowed = tolerance(got[name].dtype, expected[name], right)
         message = compare.tensors(f"{name}[{AXES[name]}]", got[name].to(torch.float64), right, atol=allowed, rtol=0)
@@ -89,6 +100,70 @@ def check(params, inputs, got, expected):
             return f"{call}: {message}." + (f" This is exactly what {mistake}." if mistake else "")
         return (f"{call}: {message}. The output is right but this gradient is not: check a custom backward, or "
                 "anything detached or computed outside autograd.")
+    return None
+
+
+def interface_problem(d_model, d_hidden, rows, counts):
+    """What the driver's report says is wrong with SwiGLU(d_model, d_hidden)'s learnable parameters, or None."""
+    module = f"SwiGLU({d_model}, {d_hidden})"
+    expected = driver.parameter_shapes(d_model, d_hidden)
+    if not (is_report(rows, (len(expected), 3)) and is_report(counts, (3,))):
+        return f"{module}: the driver's report of the module's parameters is missing or malformed"
+    if int(counts[0]) != 1:
+        return f"{module} built something that is not a torch.nn.Module"
+    problems = parameter_problems(expected, rows, counts)
+    if not problems:
+        return None
+    wanted = ", ".join(f"{name} {shape}" for name, shape in expected.items())
+    return (f"{module}: {'; '.join(problems)}. The learnable parameters must be exactly {wanted}: three bias-free "
+            "nn.Linear layers, whose weight is (out_features, in_features).")
+
+
+def is_report(tensor, shape):
+    return tensor is not None and tensor.dtype == torch.int64 and tuple(tensor.shape) == shape
+
+
+def parameter_problems(expected, rows, counts):
+    """How the reported parameters differ from expected ({name: shape}), in words. The sizes and counts are
+    the submission's to choose, so a hidden test's message leaves them out."""
+    reveal = compare.reveals_values()
+    problems = []
+    for (name, shape), (ndim, *sizes) in zip(expected.items(), rows.tolist()):
+        if ndim < 0:
+            problems.append(f"{name} is missing")
+        elif ndim != len(shape) or tuple(sizes[:ndim]) != shape:
+            seen = f"has shape {tuple(sizes[:ndim])}" if ndim <= len(sizes) else f"has {ndim} dimensions"
+            problems.append(f"{name} {seen}, expected {shape}" if reveal else f"{name} does not have the shape {shape}")
+    others, elements = counts[1:].tolist()
+    if others:
+        problems.append(f"{others} further learnable parameter{'s' * (others != 1)} ({elements} "
+                        f"number{'s' * (elements != 1)}) the interface does not have" if reveal
+                        else "learnable parameters the interface does not have")
+    return problems
+
+
+def output_problem(params, got, expected):
+    """What is wrong with the outputs before their values: one missing, or not shaped like the reference's.
+    The driver leaves out what the call could not produce, so a missing output says why."""
+    if got.get("y") is None:
+        return "forward returned no torch.Tensor"
+    mismatch = compare.layout("y", got["y"], expected["y"])
+    if mismatch:
+        return f"{mismatch}; forward must return a tensor of x's shape and dtype"
+    if not params["grad"]:
+        return None
+    grads = [f"{name}.grad" for name in ("x", *driver.PARAMETERS)]
+    absent = [name for name in grads if got.get(name) is None]
+    if len(absent) == len(grads):
+        return ("the output does not require grad; it must stay connected to x and to the weights (no .detach(), "
+                ".data or torch.no_grad() on the way)")
+    if absent:
+        name = absent[0].removesuffix(".grad")
+        return f"the output does not depend on {name}, so {name}.grad is None"
+    for name in grads:
+        mismatch = compare.layout(name, got[name], expected[name])
+        if mismatch:
+            return mismatch
     return None
 
 
