@@ -44,6 +44,9 @@ def layout(name: str, got: torch.Tensor | None, expected: torch.Tensor) -> str |
     if got is None:
         return f"{name}: missing"
     if got.shape != expected.shape:
+        if not reveals_values():
+            # The shape a submission returns is its own choice, so on a hidden test it could carry inputs out.
+            return f"{name}: not of the expected shape {tuple(expected.shape)}"
         return f"{name}: shape {tuple(got.shape)}, expected {tuple(expected.shape)}"
     if got.dtype != expected.dtype:
         return f"{name}: dtype {str(got.dtype).removeprefix('torch.')}, expected {str(expected.dtype).removeprefix('torch.')}"

@@ -9,6 +9,8 @@ import sys
 import pytest
 import torch
 
+from runner import load_problem
+
 from .conftest import ATTACKS, ROOT, requires_bubblewrap
 
 SOFTMAX = ROOT / "problems" / "stable-softmax"
@@ -54,7 +56,8 @@ def test_a_file_that_cannot_be_loaded_is_a_verdict_with_null_figures():
     verdict = json.loads(result.stdout)
     assert verdict["verdict"] == "compile_error"
     assert verdict["time"] == {"user_ms": None, "reference_ms": None, "ratio": None}
-    assert [t["status"] for t in verdict["tests"]] == ["compile_error"] + ["skipped"] * 9
+    tests = len(load_problem("stable-softmax").tests)
+    assert [t["status"] for t in verdict["tests"]] == ["compile_error"] + ["skipped"] * (tests - 1)
 
 
 @pytest.mark.sandbox

@@ -3,6 +3,7 @@
 import pytest
 import torch
 
+from runner import compare
 from runner.harness.serve import Context
 from runner.outputs import judged, structure_mismatch
 from runner.problems import load_problem, load_sibling
@@ -90,3 +91,9 @@ def test_a_real_checker_keeps_its_own_message_for_an_output_of_the_wrong_shape()
     message = judged(lambda outputs: problem.checker.check(test.params, inputs, outputs, expected), got, expected)
     assert message.startswith("softmax(") and "shape" in message
     assert "of the reference's" not in message
+
+
+def test_on_a_hidden_test_the_shape_a_submission_chose_is_not_repeated_back():
+    with compare.values_hidden():
+        message = structure_mismatch({"y": torch.zeros(5, 7, 9)}, {"y": torch.zeros(2, 3)})
+    assert "(5, 7, 9)" not in message and "not of the expected shape (2, 3)" in message
