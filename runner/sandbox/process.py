@@ -105,7 +105,8 @@ class CapturedOutput:
 
     def text(self) -> str:
         with self._lock:
-            excerpt = self.kept.decode("utf-8", "replace")
+            # NUL is valid output but no text column of PostgreSQL can hold it.
+            excerpt = self.kept.decode("utf-8", "replace").replace("\0", "\ufffd")
             notes = []
             if self.total > len(self.kept):
                 notes.append(f"[... {self.total - len(self.kept)} more bytes not kept]")

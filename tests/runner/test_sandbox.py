@@ -159,3 +159,16 @@ def _reference() -> bytes:
     from .conftest import ROOT
 
     return (ROOT / "problems" / "stable-softmax" / "reference.py").read_bytes()
+
+
+def test_captured_output_keeps_no_nul_character_since_a_database_text_column_cannot_hold_one():
+    import os
+
+    from runner.sandbox.process import CapturedOutput
+
+    read_end, write_end = os.pipe()
+    captured = CapturedOutput(os.fdopen(read_end, "rb"))
+    os.write(write_end, b"before\0after\n")
+    os.close(write_end)
+    captured.drain()
+    assert captured.text() == "before\ufffdafter\n"
