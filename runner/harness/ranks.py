@@ -1,8 +1,9 @@
 """Distributed problems: several rank processes inside the one sandbox, behind one controller.
 
 The controller (the harness the judge started) starts one process per rank before any submission code has
-run in it, forwards the load and every request to all ranks, and merges their answers:
-outputs come back named `name@rank`, statuses and observations are combined. The ranks join a gloo
+run in it, forwards the load and every request to all ranks, and merges their answers: outputs come back
+named `name@rank`, statuses and observations are combined. Each rank confines itself as it loads the
+submission (confine.py), so no process the submission starts can join them. The ranks join a gloo
 process group on loopback (the sandbox's network namespace has nothing else) with a timeout on every
 collective, so a rank that never joins a collective becomes an error, not a hang. A test may ask for a
 world size other than the problem's (params["world_size"]); the load names every size the run needs and
