@@ -142,6 +142,8 @@ REDIS_URL = env_str("REDIS_URL")
 # it holds the locks that hand out the sandbox uids.
 JUDGE_STATE_DIR = env_str("JUDGE_STATE_DIR") or None
 JUDGE_SANDBOX_UID_BASE = env_int("JUDGE_SANDBOX_UID_BASE", 60000)
+# A delegated cgroup v2 directory: each sandbox then runs in a group of its own under it (docs/operating.md).
+JUDGE_CGROUP_ROOT = env_str("JUDGE_CGROUP_ROOT") or None
 JUDGE_RATE_LIMIT_PER_MINUTE = env_int("JUDGE_RATE_LIMIT_PER_MINUTE", 10)
 JUDGE_MAX_QUEUED_PER_USER = env_int("JUDGE_MAX_QUEUED_PER_USER", 3)
 JUDGE_MAX_SOURCE_BYTES = env_int("JUDGE_MAX_SOURCE_BYTES", 64 * 1024)

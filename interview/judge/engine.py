@@ -117,6 +117,8 @@ class CheckResult:
 def sandbox_options() -> runner.SandboxOptions:
     """How judged code is isolated: a multi-user deployment refuses to judge without the real sandbox."""
     extra = {"state_dir": Path(settings.JUDGE_STATE_DIR)} if settings.JUDGE_STATE_DIR else {}
+    if settings.JUDGE_CGROUP_ROOT:
+        extra["cgroup_root"] = Path(settings.JUDGE_CGROUP_ROOT)
     return runner.SandboxOptions(require=settings.PRODUCTION, uid_base=settings.JUDGE_SANDBOX_UID_BASE, **extra)
 
 

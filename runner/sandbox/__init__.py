@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bwrap, gpus, procs, seccomp
+from . import bwrap, cgroup, gpus, procs, seccomp
 from .process import Ended, SandboxProcess
 
 HARNESS_DIR = str(Path(__file__).resolve().parent.parent / "harness")
@@ -51,6 +51,9 @@ class SandboxOptions:
     state_dir: Path = field(default_factory=default_state_dir)
     tmp_bytes: int = 256 << 20
     shm_bytes: int = 256 << 20
+    # A delegated cgroup v2 subtree: each sandbox then runs in a group of its own there (cgroup.py), whose
+    # counts the watchdog and the CPU figures read beside procfs. None: procfs alone.
+    cgroup_root: Path | None = None
 
 
 def _tool(explicit: str | None, name: str) -> str | None:
@@ -158,8 +161,28 @@ def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
         gpu = None if gpu_index is None else gpus.gpu(gpu_index)
     except gpus.GpuNotFound as error:
         raise SandboxUnavailable(str(error)) from None
+    group = _group(options, memory_limit_bytes)
+    try:
+        return _start(options, memory_limit_bytes, threads, gpu, max_response_bytes, idle, group)
+    except BaseException:
+        if group is not None:
+            group.close()
+        raise
+
+
+def _group(options: SandboxOptions, memory_limit_bytes: int) -> cgroup.SandboxGroup | None:
+    if options.cgroup_root is None:
+        return None
+    try:
+        return cgroup.Delegated(options.cgroup_root).create(memory_limit_bytes=memory_limit_bytes)
+    except cgroup.CgroupUnavailable as error:
+        raise SandboxUnavailable(str(error)) from None
+
+
+def _start(options: SandboxOptions, memory_limit_bytes: int, threads: int, gpu: gpus.Gpu | None,
+           max_response_bytes: int, idle: bool, group: cgroup.SandboxGroup | None) -> tuple[SandboxProcess, str]:
     if _choose(options) == "plain":
-        return _start_plain(memory_limit_bytes, threads, gpu, max_response_bytes, idle), PLAIN
+        return _start_plain(memory_limit_bytes, threads, gpu, max_response_bytes, idle, group), PLAIN
     bwrap_path = _tool(options.bwrap, "bwrap")
     setpriv_path = _tool(options.setpriv, "setpriv")
     layout = bwrap.Layout(
@@ -174,14 +197,15 @@ def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
             process = SandboxProcess(
                 lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
                 extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes,
-                pid_namespace=True, idle=idle)
+                pid_namespace=True, idle=idle, group=group)
             return process, f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
         slot = _Slot(options)
         try:
             process = SandboxProcess(
                 lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path, setpriv_path),
                 extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid,
-                max_payload_bytes=max_response_bytes, on_close=slot.release, pid_namespace=True, idle=idle)
+                max_payload_bytes=max_response_bytes, on_close=slot.release, pid_namespace=True, idle=idle,
+                group=group)
         except BaseException:
             slot.release()
             raise
@@ -191,11 +215,11 @@ def start(options: SandboxOptions, *, memory_limit_bytes: int, threads: int = 1,
 
 
 def _start_plain(memory_limit_bytes: int, threads: int, gpu: gpus.Gpu | None,
-                 max_response_bytes: int, idle: bool) -> SandboxProcess:
+                 max_response_bytes: int, idle: bool, group: cgroup.SandboxGroup | None) -> SandboxProcess:
     home = tempfile.mkdtemp(prefix="judge-")
     env = _environment(str(Path(HARNESS_DIR).parent), threads, gpu, home)
     layout = bwrap.Layout(sys.executable, HARNESS_DIR, [], gpu.minor if gpu else None)
     return SandboxProcess(
         lambda *fds: bwrap.harness_command(layout, list(fds)),
         memory_limit_bytes=memory_limit_bytes, env=env, cwd=home, max_payload_bytes=max_response_bytes,
-        on_close=lambda: shutil.rmtree(home, ignore_errors=True), idle=idle)
+        on_close=lambda: shutil.rmtree(home, ignore_errors=True), idle=idle, group=group)

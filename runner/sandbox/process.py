@@ -22,7 +22,7 @@ from typing import Any, Callable
 import torch
 
 from ..harness import wire
-from . import memory, procs
+from . import cgroup, memory, procs
 
 OUTPUT_KEPT_BYTES = 16 << 10
 HIDDEN_OUTPUT_NOTE = "[output written during hidden tests is not shown]"
@@ -123,9 +123,11 @@ class SandboxProcess:
     def __init__(self, make_argv: Callable[[int, int], list[str]], *, extra_fds: tuple[int, ...] = (),
                  memory_limit_bytes: int, kill_uid: int | None = None, env: dict[str, str] | None = None,
                  cwd: str | None = None, max_payload_bytes: int = wire.DEFAULT_MAX_PAYLOAD_BYTES,
-                 on_close: Callable[[], None] | None = None, pid_namespace: bool = False, idle: bool = False):
+                 on_close: Callable[[], None] | None = None, pid_namespace: bool = False, idle: bool = False,
+                 group: cgroup.SandboxGroup | None = None):
         """pid_namespace: the command builds a pid namespace whose init is its one child (bubblewrap).
-        idle: start it under SCHED_IDLE (a warm pool's refill), for raise_priority() to undo later."""
+        idle: start it under SCHED_IDLE (a warm pool's refill), for raise_priority() to undo later.
+        group: a cgroup of its own (cgroup.py), which the command joins before it runs anything."""
         request_read, request_write = os.pipe()
         response_read, response_write = os.pipe()
         self._kill_uid = kill_uid
@@ -141,10 +143,12 @@ class SandboxProcess:
         self.allowance_s = 0.0
         self._frames: queue.Queue = queue.Queue()
         self._stopped = threading.Event()
+        self.group = group
+        argv = make_argv(request_read, response_write)
         # The harness is told its pipe ends' numbers on its command line; they keep them across exec.
         with _scheduling(idle=idle):
             self.process = subprocess.Popen(
-                make_argv(request_read, response_write), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                group.join_command(argv) if group else argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=env, cwd=cwd, start_new_session=True,
                 pass_fds=(request_read, response_write, *extra_fds),
             )
@@ -253,6 +257,8 @@ class SandboxProcess:
     def _raise_ended(self):
         self.process.wait()
         self._stopped.set()
+        if self.cause is None and self.group is not None and self.group.oom_kills():
+            self.cause = MEMORY
         raise Ended(self.cause, self._describe_exit())
 
     def _describe_exit(self) -> str:
@@ -308,9 +314,14 @@ class SandboxProcess:
                     mounts = mounts or memory.MemoryMounts(view)
                     outside = mounts.held_bytes() + memory.socket_queue_bytes(view)
                 held = procs.rss_bytes(pids, view) + outside
+                if self.group is not None:
+                    # The kernel's count sees what procfs cannot (pipe and Unix socket buffers, kernel memory).
+                    held = max(held, self.group.held_bytes())
                 if held > self.memory_limit_bytes:
                     # Resident sets overcount pages shared after a fork; only the precise figure may kill.
                     held = procs.proportional_bytes(pids, view) + outside
+                    if self.group is not None:
+                        held = max(held, self.group.held_bytes())
                 self.peak_tree_bytes = max(self.peak_tree_bytes, held)
                 if held > self.memory_limit_bytes:
                     self.kill(MEMORY)
@@ -368,6 +379,8 @@ class SandboxProcess:
             self._init_pidfd = None
         if self._view is not None:
             self._view.close()
+        if self.group is not None:
+            self.group.close()
         on_close, self._on_close = self._on_close, None
         kill_uid, self._kill_uid = self._kill_uid, None
         if on_close is not None or kill_uid is not None:
