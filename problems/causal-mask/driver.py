@@ -23,7 +23,8 @@ import torch
 
 def _driver():
     value_error, exception, is_instance, class_of = ValueError, Exception, isinstance, type
-    tensor_type, device_of, empty, frombuffer, as_tensor = torch.Tensor, torch.device, torch.empty, torch.frombuffer, torch.tensor
+    tensor_type, device_of, empty = torch.Tensor, torch.device, torch.empty
+    frombuffer, as_tensor = torch.frombuffer, torch.tensor
     device_bytes, type_bytes = 16, 64
 
     def text(value, size):

@@ -125,8 +125,8 @@ def missing_gradient(params, got, expected):
                     "plain block's is not: the output is not connected to x")
         if name.startswith("grad:"):
             return (f"the gradient of parameter {name.removeprefix('grad:')} is None after backward, but the plain "
-                    "block's is not: autograd never delivered the block's parameter gradients through the checkpoint, or "
-                    "the parameters that ran were a copy's, not the block's")
+                    "block's is not: autograd never delivered the block's parameter gradients through the "
+                    "checkpoint, or the parameters that ran were a copy's, not the block's")
     if "frozen_grads" in expected:
         frozen = scalar(got.get("frozen_grads"), torch.int64)
         if frozen is None:

@@ -41,8 +41,12 @@ def _driver():
         # Named as a state_dict names them: "3.attn.qkv.weight" is block 3's in a stack.
         named = list(plain.named_parameters())
         runs = [0]
+
+        def count_run(module, args):
+            runs[0] += 1
+
         if params.get("count_calls"):
-            plain.register_forward_pre_hook(lambda module, args: runs.__setitem__(0, runs[0] + 1))
+            plain.register_forward_pre_hook(count_run)
         model = wrapped(blocks, plain, wrap, params)
         model.train(params.get("mode", "train") != "eval")
         trainable = [(name, p) for name, p in named if p.requires_grad]
@@ -63,6 +67,7 @@ def _driver():
             # Without a graph there is no backward to run; the checker says why the graph is missing.
             if params.get("backward", True) and out.requires_grad:
                 (out.float() * inputs[f"w{call}"]).sum().backward()
+                # A missing gradient is the checker's to report; stepping on it would only raise here.
                 if "sgd_lr" in params and all(p.grad is not None for _, p in trainable):
                     sgd_step(trainable, params["sgd_lr"])
             if x.grad is not None:
