@@ -16,10 +16,10 @@ ENGINE_USERS = {"interview.judge.runs", "interview.judge.tasks", "interview.judg
 
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    return grimp.build_graph("interview", "runner", include_external_packages=True, cache_dir=None)
+    return grimp.build_graph("interview", "runner", "tests", include_external_packages=True, cache_dir=None)
 
 
-def _cycles(graph: grimp.ImportGraph, roots: tuple[str, ...] = ("interview", "runner")) -> list[list[str]]:
+def _cycles(graph: grimp.ImportGraph, roots: tuple[str, ...] = ("interview", "runner", "tests")) -> list[list[str]]:
     """Every strongly connected group of more than one module of roots (Tarjan's algorithm, iteratively)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
