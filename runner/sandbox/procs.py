@@ -203,27 +203,57 @@ def proportional_bytes(pids: list[int], view: ProcView = HOST) -> int:
     return total
 
 
-def cpu_seconds(pids: list[int], view: ProcView = HOST) -> float:
-    """User plus system CPU time of the given processes and of the children they have reaped."""
-    ticks = 0
-    for pid in pids:
-        fields = _stat_fields(pid, view)
-        if fields and len(fields) > 14:
-            ticks += sum(int(value) for value in fields[11:15])
-    return ticks / CLOCK_TICKS
+def stat_clocks_ns(pid: int, view: ProcView = HOST) -> tuple[int, int] | None:
+    """(own, reaped) CPU time of pid in nanoseconds: its user plus system time, exited threads included, and
+    that of the children it has reaped; each of the four /proc/<pid>/stat fields is rounded down to a tick
+    (1/CLOCK_TICKS s, 10 ms), so each figure is up to two ticks short."""
+    fields = _stat_fields(pid, view)
+    try:
+        ticks = [int(value) for value in fields[11:15]]
+    except (TypeError, ValueError):
+        return None
+    if len(ticks) < 4:
+        return None
+    scale = 1_000_000_000 // CLOCK_TICKS
+    return (ticks[0] + ticks[1]) * scale, (ticks[2] + ticks[3]) * scale
 
 
-def thread_cpu_seconds(pids: list[int], view: ProcView = HOST) -> float:
-    """CPU time of the live threads of the given processes, at nanosecond resolution (schedstat)."""
-    total = 0
-    for pid in pids:
-        for task in view.tasks(pid):
-            raw = view.read(f"{pid}/task/{task}/schedstat")
-            try:
-                total += int(raw.split()[0])
-            except (AttributeError, ValueError, IndexError):
-                continue
-    return total / 1e9
+def thread_clocks(pid: int, view: ProcView = HOST) -> dict[int, tuple[int, bool]]:
+    """Each live thread of pid, by thread id: its CPU time in nanoseconds (schedstat, exact up to the last
+    scheduler tick while it runs) and whether it is runnable. A thread that exits takes its clock along."""
+    found = {}
+    for task in view.tasks(pid):
+        raw = view.read(f"{pid}/task/{task}/schedstat")
+        stat = view.read(f"{pid}/task/{task}/stat") or b""
+        try:
+            found[int(task)] = int(raw.split()[0]), stat[stat.rfind(b")") + 2:][:1] == b"R"
+        except (AttributeError, ValueError, IndexError):
+            continue
+    return found
+
+
+def process_clock_ns(host_pid: int) -> int | None:
+    """The CPU clock of a whole process by its host pid: every thread's time, exited threads included, in
+    nanoseconds (clock_gettime on the process's CPU clock id, which Linux lets any process read); None once
+    it is gone. The pid may be reused after that: the caller makes sure it was not (a pidfd)."""
+    # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) in the kernel's posix-timers.h.
+    try:
+        return time.clock_gettime_ns((~host_pid << 3) | 2)
+    except OSError:
+        return None
+
+
+def host_pid(pid: int, candidates: list[int]) -> int | None:
+    """The host pid, among candidates, of the process numbered pid in the pid namespace just below the
+    host's (the second number of its NSpid line), as a sandbox's own procfs numbers it."""
+    for candidate in candidates:
+        for line in (HOST.read(f"{candidate}/status") or b"").splitlines():
+            if line.startswith(b"NSpid:"):
+                numbers = line.split()[1:]
+                if len(numbers) > 1 and numbers[1] == str(pid).encode():
+                    return candidate
+                break
+    return None
 
 
 def peak_rss_reset(pid: int, view: ProcView = HOST) -> int | None:
