@@ -1,9 +1,10 @@
 """The trusted side of one harness process: start it, load a submission, send cases, observe each request.
 
 Each request is bracketed by what the trusted side can see for itself: wall time, CPU time of the whole
-sandbox (threads and children included), and the harness process's peak resident memory, reset before the
-request (writing 5 to /proc/<pid>/clear_refs) and read after it (VmHWM). All of it is read through the
-sandbox's own procfs (see sandbox.procs), a few files per process of the sandbox.
+sandbox (every thread and process, exited ones included; see sandbox.cputime), and the harness process's
+peak resident memory, reset before the request (writing 5 to /proc/<pid>/clear_refs) and read after it
+(VmHWM), as growth during the request and as the level above the process's size before the submission was
+loaded. All of it is read through the sandbox's own procfs (see sandbox.procs), a few files per process.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Callable
 import torch
 
 from .harness import wire
-from .sandbox import Ended, SandboxOptions, procs, start
+from .sandbox import Ended, SandboxOptions, cputime, procs, start
 from .sandbox.process import PROTOCOL, in_background
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
@@ -89,8 +90,9 @@ class Observed:
     """What the trusted side saw of one request."""
 
     wall_s: float
-    cpu_s: float
-    rss_growth_bytes: int | None
+    cpu_s: float  # the whole sandbox's, from before the request was sent until it settled after the answer
+    rss_growth_bytes: int | None  # the harness process's peak resident set during the request, less its size before
+    rss_level_bytes: int | None = None  # that peak, less the process's size before the submission was loaded
 
 
 class Harness:
@@ -102,6 +104,12 @@ class Harness:
                                            gpu_index=gpu_index, max_response_bytes=MAX_RESPONSE_BYTES, idle=idle)
         self.harness_pid: int | None = None
         self._view = procs.HOST
+        self.clock: cputime.SandboxClock | None = None
+        # The harness's resident set just before the submission was loaded: memory it touches at import, and
+        # keeps, counts against every later call.
+        self.rss_base_bytes: int | None = None
+        # The most the judge has allowed this process to hold so far (runner/testcase.py, trusted_peak).
+        self.memory_allowance_bytes = 0
         self.ready: dict[str, Any] = {}
         # Called once, as closing begins: how a warm pool learns that the judge it lent this process to is done.
         self.on_done: Callable[[], None] | None = None
@@ -115,26 +123,43 @@ class Harness:
         view, pids = self.process.processes()
         leaves = [pid for pid in pids if pid not in procs.parents(pids, view)]
         self._view, self.harness_pid = view, (max(leaves) if leaves else None)
+        # Only trusted code has run, so the kernel's children lists can name the harness's host pid.
+        host_pid = self.harness_pid if view is procs.HOST else (
+            procs.host_pid(self.harness_pid, procs.descendants(self.process.pid)) if self.harness_pid else None)
+        self.clock = cputime.SandboxClock(self.process.processes, self.harness_pid, host_pid)
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""
+        if self.harness_pid:
+            self.rss_base_bytes = procs.status_bytes(self.harness_pid, "VmRSS", self._view)
         answer = self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
         return checked_answer(answer, "loaded")
 
     def request(self, header: dict[str, Any], tensors: dict[str, torch.Tensor], *,
                 timeout_s: float) -> tuple[wire.Frame, Observed]:
         """One request, its answer type-checked, and what the trusted side observed around it."""
-        cpu_before = _cpu(*self.process.processes())
+        cpu_before = self.cpu_sample()
         rss_before = procs.peak_rss_reset(self.harness_pid, self._view) if self.harness_pid else None
         started = time.monotonic()
         frame = self.process.request(header, tensors, timeout_s=timeout_s)
         wall = time.monotonic() - started
         peak = procs.status_bytes(self.harness_pid, "VmHWM", self._view) if self.harness_pid else None
-        cpu_after = _cpu(*self.process.processes())
+        cpu_s = self.cpu_since(cpu_before)
         growth = peak - rss_before if peak is not None and rss_before is not None else None
+        level = peak - self.rss_base_bytes if growth is not None and self.rss_base_bytes is not None else None
         expected_type = "timed" if header["type"] == "time" else "result"
         frame.header = checked_answer(frame.header, expected_type, header.get("iterations"))
-        return frame, Observed(wall_s=wall, cpu_s=cpu_after - cpu_before, rss_growth_bytes=growth)
+        return frame, Observed(wall_s=wall, cpu_s=cpu_s, rss_growth_bytes=growth, rss_level_bytes=level)
+
+    def cpu_sample(self) -> cputime.Sample | None:
+        """The sandbox's clocks now, for cpu_since (None before the harness is ready)."""
+        return self.clock.sample() if self.clock else None
+
+    def cpu_since(self, before: cputime.Sample | None) -> float:
+        """The sandbox's CPU seconds since the sample before, once it has settled."""
+        if before is None or self.clock is None:
+            return 0.0
+        return cputime.seconds_between(before, self.clock.sample(settle=True))
 
     def output(self) -> tuple[str, str]:
         return self.process.output()
@@ -148,13 +173,10 @@ class Harness:
     def close(self) -> None:
         self._done()
         self.process.close()
+        if self.clock:
+            self.clock.close()
 
     def _done(self) -> None:
         done, self.on_done = self.on_done, None
         if done is not None:
             done()
-
-
-def _cpu(view: procs.ProcView, pids: list[int]) -> float:
-    return max(procs.thread_cpu_seconds(pids, view), procs.cpu_seconds(pids, view))
-

@@ -1,11 +1,16 @@
-"""A test's memory limit: the ratio to the reference's peak, and the bound a checker may add to it."""
+"""A test's memory limit and peak, and its time figure: the claims from inside the sandbox against what the
+trusted side observed."""
 
 from types import SimpleNamespace
 
+import pytest
 import torch
 
 from runner import problems
-from runner.testcase import case_memory_limit
+from runner.client import Observed
+from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _trusted_floor_ms, case_memory_limit, copied_bytes,
+                             outside_excess, trusted_peak)
+from runner.verdict import TestResult
 
 MIB = 1 << 20
 TEST = problems.TestSpec("stack", {"blocks": 8})
@@ -46,3 +51,97 @@ def test_a_checker_may_have_no_bound_for_a_test():
     checker = SimpleNamespace(memory_limit=lambda params, inputs: None)
     assert case_memory_limit(problem_with(checker), TEST, INPUTS, 40 * MIB) == (
         60 * MIB, "1.5× the reference's 40.00 MiB")
+
+
+# The memory figures: the tracker's claim, unless what the trusted side observed outgrows it.
+
+def harness(allowed: int = 0) -> SimpleNamespace:
+    return SimpleNamespace(memory_allowance_bytes=allowed)
+
+
+def observed(growth: int | None, level: int | None) -> Observed:
+    return Observed(wall_s=0.0, cpu_s=0.0, rss_growth_bytes=growth, rss_level_bytes=level)
+
+
+ONE_MIB_INPUT = {"x": torch.zeros(MIB // 4)}  # copied twice by the harness: 2 MiB allowed
+
+
+def test_a_claim_matching_the_outside_growth_is_judged_as_claimed():
+    user = harness()
+    peak, note = trusted_peak(user, {"peak_bytes": 10 * MIB}, observed(12 * MIB, 12 * MIB), ONE_MIB_INPUT, {})
+    assert (peak, note) == (10 * MIB, "")
+    assert user.memory_allowance_bytes == 12 * MIB
+
+
+def test_growth_past_the_claim_copies_and_slack_replaces_the_claim():
+    growth = 12 * MIB + RSS_GROWTH_SLACK_BYTES + 1
+    peak, note = trusted_peak(harness(), {"peak_bytes": 10 * MIB}, observed(growth, growth), ONE_MIB_INPUT, {})
+    assert peak == growth and "grew by this" in note
+
+
+def test_memory_touched_at_import_and_reused_shows_in_the_level():
+    # The call's own growth is nothing: the buffer was resident before it began.
+    level = 12 * MIB + RSS_LEVEL_SLACK_BYTES + 1
+    peak, note = trusted_peak(harness(), {"peak_bytes": 10 * MIB}, observed(0, level), ONE_MIB_INPUT, {})
+    assert peak == level and "before the file was loaded" in note
+
+
+def test_memory_an_earlier_call_was_allowed_may_stay_resident_for_a_smaller_one():
+    user = harness(allowed=100 * MIB)
+    peak, note = trusted_peak(user, {"peak_bytes": MIB}, observed(0, 100 * MIB + RSS_LEVEL_SLACK_BYTES), ONE_MIB_INPUT, {})
+    assert (peak, note) == (MIB, "")
+    assert user.memory_allowance_bytes == 100 * MIB
+
+
+def test_without_outside_figures_the_claim_stands():
+    assert trusted_peak(harness(), {"peak_bytes": 3 * MIB}, observed(None, None), ONE_MIB_INPUT, {}) == (3 * MIB, "")
+
+
+def test_the_outside_excess_is_measured_against_claim_and_copies():
+    user = harness(allowed=50 * MIB)
+    excess = outside_excess(user, 10 * MIB, observed(15 * MIB, 60 * MIB), ONE_MIB_INPUT, {"y": torch.zeros(MIB // 4)})
+    assert excess == (15 * MIB - 14 * MIB, 60 * MIB - 50 * MIB)
+
+
+def test_copies_are_twice_the_bytes_of_inputs_and_outputs():
+    assert copied_bytes({"x": torch.zeros(4, dtype=torch.float64)}, {"y": torch.zeros(2)}) == 2 * (32 + 8)
+
+
+# The time figures: on the CPU the figure judged is never below what the trusted side observed.
+
+def timed_problem(ratio: float = 3.0, cap_ms: float = 1000.0) -> SimpleNamespace:
+    return SimpleNamespace(limits=problems.Limits(time_ratio=ratio, time_cap_ms=cap_ms))
+
+
+def test_on_the_cpu_the_observed_time_is_judged_whenever_it_exceeds_the_report():
+    result = TestResult("timed", "passed", "")
+    figures = _judge_time(timed_problem(), "cpu", result, reported_ms=1.5, observed_ms=3.2, reference_ms=1.0)
+    assert figures.user_ms == 3.2 and result.status == "time_limit_exceeded"
+    assert "as observed from outside the sandbox; the process reported 1.500 ms" in result.message
+
+
+def test_a_report_above_the_observed_time_makes_the_verdict_worse():
+    result = TestResult("timed", "passed", "")
+    figures = _judge_time(timed_problem(), "cpu", result, reported_ms=3.5, observed_ms=1.0, reference_ms=1.0)
+    assert figures.user_ms == 3.5 and result.status == "time_limit_exceeded"
+    assert "observed from outside" not in result.message
+
+
+def test_within_the_limit_both_ways_the_test_passes_on_the_larger_figure():
+    result = TestResult("timed", "passed", "")
+    figures = _judge_time(timed_problem(), "cpu", result, reported_ms=2.0, observed_ms=2.9, reference_ms=1.0)
+    assert (figures.user_ms, result.status, result.time_ms) == (2.9, "passed", 2.9)
+
+
+def test_on_cuda_the_wall_clock_overrules_only_past_twice_the_report():
+    result = TestResult("timed", "passed", "")
+    _judge_time(timed_problem(), "cuda", result, reported_ms=1.0, observed_ms=3.9, reference_ms=1.0)
+    assert result.status == "passed" and result.time_ms == 1.0
+    _judge_time(timed_problem(), "cuda", result, reported_ms=1.0, observed_ms=4.1, reference_ms=1.0)
+    assert result.status == "time_limit_exceeded" and result.time_ms == 4.1
+
+
+def test_the_observed_time_per_call_is_less_the_harness_overhead_the_reference_showed():
+    # The reference: 4 calls timed at 1 ms and one warm-up, 8 ms in all, so 3 ms of overhead per request.
+    assert _trusted_floor_ms(user_total_s=0.023, ref_total_s=0.008, ref_times_ns=[1_000_000] * 4) == \
+        pytest.approx(4.0)
