@@ -26,7 +26,7 @@ import torch
 
 from . import confine, limits, wire
 from .forbid import ForbiddenKernels
-from .measure import OperatorWatch, Stopwatch, clock_ns, tampering
+from .measure import OperatorWatch, Stopwatch, allocator_for, clock_ns, release_free_memory, tampering
 
 HARNESS_PID = os.getpid()
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -336,12 +336,11 @@ def serve(session: Session, requests, responses) -> None:
             frame = wire.read_frame(requests)
         except wire.WireError:
             return
-        if frame.kind == "run":
-            answer, outputs = session.run(frame)
-        elif frame.kind == "time":
-            answer, outputs = session.time(frame)
-        else:
+        if frame.kind not in ("run", "time"):
             return
+        allocator_for(checked=frame.kind == "run")
+        answer, outputs = session.run(frame) if frame.kind == "run" else session.time(frame)
+        release_free_memory()
         _flush_output()
         try:
             wire.write_frame(responses, answer, outputs)

@@ -1,4 +1,8 @@
-"""The in-sandbox operator watch, exercised in-process: aliases of a forbidden kernel, memory, tampering."""
+"""The in-sandbox operator watch, exercised in-process: aliases of a forbidden kernel, memory, tampering; and
+the allocator settings that keep the resident set the judge reads close to the live tensors."""
+
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -6,6 +10,8 @@ import torch.nn.functional as F
 from torch.utils._python_dispatch import _pop_mode, _push_mode
 
 from runner.harness.measure import OperatorWatch, forbids, tampering
+
+from .conftest import ROOT
 
 SOFTMAX = ["aten::_softmax", "aten::_log_softmax"]
 
@@ -115,3 +121,36 @@ def test_replacing_the_watch_method_is_noticed():
         finally:
             OperatorWatch.__torch_dispatch__ = original
     assert "replaced the judge's operator watch" in found
+
+
+ALLOCATOR_PROBE = """
+import torch
+from runner.harness.measure import allocator_for, release_free_memory
+
+def resident():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmRSS:"))
+
+def kept_after_free(size):
+    block = torch.ones(size, dtype=torch.uint8)
+    before_free = resident()
+    del block
+    return before_free - resident()
+
+torch.ones(8 << 20, dtype=torch.uint8)  # glibc raises its threshold past 8 MiB once that block is freed
+allocator_for(checked=True)
+returned_exact = kept_after_free(8 << 20)
+allocator_for(checked=False)
+returned_fast = kept_after_free(8 << 20)
+before_trim = resident()
+release_free_memory()
+print(returned_exact >> 20, returned_fast >> 20, (before_trim - resident()) >> 20)
+"""
+
+
+def test_checked_calls_return_freed_blocks_and_timed_ones_keep_them_until_the_trim():
+    done = subprocess.run([sys.executable, "-c", ALLOCATOR_PROBE], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=True)
+    returned_exact, returned_fast, trimmed = map(int, done.stdout.split())
+    assert returned_exact >= 7
+    assert returned_fast <= 1 and trimmed >= 7
