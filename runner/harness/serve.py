@@ -15,6 +15,7 @@ code exits silently instead of writing to the pipe.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import linecache
 import os
 import sys
@@ -283,6 +284,9 @@ def warm_up(device: torch.device) -> None:
         y = (x @ x).exp() / x.exp().sum(-1, keepdim=True)
         # An explicit gradient makes autograd import its symbolic-shape checks (sympy, ~0.5 s) on first use.
         y.backward(torch.ones_like(y))
+    # Imported on first use by torch.utils.checkpoint, the meta device and more (~35 MiB, 1-2 s): the judge
+    # would see that growth as memory the submission's call held outside its tensors.
+    importlib.import_module("torch._dynamo")
     if device.type == "cuda":
         torch.cuda.synchronize()
 
