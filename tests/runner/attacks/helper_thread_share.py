@@ -1,8 +1,8 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
-# Correct, but burns about 1.5 times the time limit per call, and hands half of it to a thread started at
-# import, so the calling thread's clock reports about three quarters of the limit. A tolerance of twice the
+# Correct, but burns about 1.9 times the time limit per call, and hands half of it to a thread started at
+# import, so the calling thread's clock reports a little under the limit. A tolerance of twice the
 # reported time on the outside view believed it; the judge must count every thread's CPU time.
 import sys
 import threading
@@ -13,7 +13,7 @@ import torch
 from torch.utils._python_dispatch import _get_current_dispatch_mode
 
 # Work per call as a multiple of the limit (5 times the reference), and the helper's share of the burn.
-OVER_LIMIT = 1.5
+OVER_LIMIT = 1.9
 HELPER_SHARE = 0.5
 TIME_RATIO = 5.0
 

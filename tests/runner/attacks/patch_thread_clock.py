@@ -1,8 +1,8 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
-# Correct, but burns about 1.5 times the time limit per call, after making the harness's thread clock run
-# at half speed, so each call reports about three quarters of the limit. A tolerance of twice the reported
+# Correct, but burns about 1.9 times the time limit per call, after making the harness's thread clock run
+# at half speed, so each call reports a little under the limit. A tolerance of twice the reported
 # time on the outside view believed it, however the burn was measured; the judge must judge what it
 # observed itself.
 import sys
@@ -12,7 +12,7 @@ import types
 import torch
 from torch.utils._python_dispatch import _get_current_dispatch_mode
 
-OVER_LIMIT = 1.5
+OVER_LIMIT = 1.9
 TIME_RATIO = 5.0
 
 _clock = time.thread_time_ns
