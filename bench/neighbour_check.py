@@ -104,11 +104,14 @@ def judge_rounds(problem, path: Path, rounds: int, options: JudgeOptions, record
             if reported:
                 figures.observed_over_reported = max(figures.observed_over_reported, observed / reported)
         for growth, level in recorder.excesses:
-            if growth is not None:
-                figures.growth_excess = max(growth, figures.growth_excess if figures.growth_excess is not None else growth)
-            if level is not None:
-                figures.level_excess = max(level, figures.level_excess if figures.level_excess is not None else level)
+            figures.growth_excess = larger(figures.growth_excess, growth)
+            figures.level_excess = larger(figures.level_excess, level)
     return figures
+
+
+def larger(a: int | None, b: int | None) -> int | None:
+    """The larger of two figures, either of which may be missing."""
+    return b if a is None else a if b is None else max(a, b)
 
 
 def mib(size: int | None) -> str:
@@ -158,8 +161,8 @@ def main() -> int:
                           f"({time.monotonic() - started:.0f} s)", flush=True)
                     for rejection in figures.rejections:
                         print(f"      {rejection}", flush=True)
-                    worst_growth = max(filter(lambda v: v is not None, (worst_growth, figures.growth_excess)), default=None)
-                    worst_level = max(filter(lambda v: v is not None, (worst_level, figures.level_excess)), default=None)
+                    worst_growth = larger(worst_growth, figures.growth_excess)
+                    worst_level = larger(worst_level, figures.level_excess)
                 print(f"  largest excess over what a call was allowed: growth {mib(worst_growth)}, "
                       f"level {mib(worst_level)}", flush=True)
             finally:

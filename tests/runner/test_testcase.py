@@ -8,8 +8,8 @@ import torch
 
 from runner import problems
 from runner.client import Observed
-from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _trusted_floor_ms, case_memory_limit, copied_bytes,
-                             outside_excess, trusted_peak)
+from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _trusted_floor_ms,
+                             case_memory_limit, copied_bytes, outside_excess, trusted_peak)
 from runner.verdict import TestResult
 
 MIB = 1 << 20
@@ -88,7 +88,8 @@ def test_memory_touched_at_import_and_reused_shows_in_the_level():
 
 def test_memory_an_earlier_call_was_allowed_may_stay_resident_for_a_smaller_one():
     user = harness(allowed=100 * MIB)
-    peak, note = trusted_peak(user, {"peak_bytes": MIB}, observed(0, 100 * MIB + RSS_LEVEL_SLACK_BYTES), ONE_MIB_INPUT, {})
+    level = 100 * MIB + RSS_LEVEL_SLACK_BYTES
+    peak, note = trusted_peak(user, {"peak_bytes": MIB}, observed(0, level), ONE_MIB_INPUT, {})
     assert (peak, note) == (MIB, "")
     assert user.memory_allowance_bytes == 100 * MIB
 
