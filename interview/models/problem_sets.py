@@ -1,20 +1,32 @@
 """Problem sets: ordered lists of concept questions and coding problems that a curator publishes.
 
-Sets are written in the admin (by staff or the `curators` group), not synced from git. An item points at
-exactly one question or one problem; items are shown in increasing `position`, ties broken by id, so
-reordering is a matter of renumbering and never trips over a uniqueness check half-way through a save.
+Most sets come from files in git (origin `file`, written only by sync_content, see
+interview.content.problem_sets); staff or the `curators` group can add more in the admin (origin `admin`),
+which the sync never touches. An item points at exactly one thing of ITEM_KINDS, and at most once per set;
+items are shown in increasing `position`, ties broken by id, so reordering is a matter of renumbering and
+never trips over a uniqueness check half-way through a save.
 """
 
 from django.db import models
 from django.urls import reverse
 
 from interview.models.problems import Problem
-from interview.models.questions import Difficulty, Question
+from interview.models.questions import Difficulty, Origin, Question
+
+# The foreign keys an item can point through, one per kind of item; an item sets exactly one of them.
+ITEM_KINDS = ("question", "problem")
+
+
+def _exactly_one_of(fields: tuple[str, ...]) -> models.Q:
+    condition = models.Q()
+    for chosen in fields:
+        condition |= models.Q(**{f"{field}__isnull": field != chosen for field in fields})
+    return condition
 
 
 class ProblemSetQuerySet(models.QuerySet):
     def published(self):
-        return self.filter(is_published=True)
+        return self.filter(is_published=True, retired_at__isnull=True)
 
 
 class ProblemSet(models.Model):
@@ -27,6 +39,14 @@ class ProblemSet(models.Model):
     time_budget_minutes = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Optional: the minutes it should take; a mock interview of it starts "
                                          "with the nearest duration.",
+    )
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.ADMIN, editable=False)
+    source_path = models.CharField(
+        max_length=300, blank=True, editable=False, help_text="The file it was synced from, under the content folder."
+    )
+    retired_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="Set when its file left git: the set is hidden, the interviews sat from it keep their items.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -53,10 +73,18 @@ class ProblemSetItem(models.Model):
         ordering = ("problem_set", "position", "id")
         constraints = [
             models.CheckConstraint(
-                condition=(models.Q(question__isnull=False, problem__isnull=True)
-                           | models.Q(question__isnull=True, problem__isnull=False)),
+                condition=_exactly_one_of(ITEM_KINDS),
                 name="set_item_is_a_question_or_a_problem",
                 violation_error_message="An item is either a question or a problem: pick one of the two.",
+            ),
+            *(
+                models.UniqueConstraint(
+                    fields=("problem_set", kind),
+                    condition=models.Q(**{f"{kind}__isnull": False}),
+                    name=f"set_item_{kind}_once",
+                    violation_error_message=f"This {kind} is already an item of the set: each appears once.",
+                )
+                for kind in ITEM_KINDS
             ),
         ]
 
@@ -65,7 +93,7 @@ class ProblemSetItem(models.Model):
 
     @property
     def target(self) -> Question | Problem:
-        return self.question or self.problem
+        return next(getattr(self, kind) for kind in ITEM_KINDS if getattr(self, f"{kind}_id") is not None)
 
     @property
     def is_problem(self) -> bool:
