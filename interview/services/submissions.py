@@ -20,7 +20,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from interview.judge import queues
-from interview.models import Problem, ProblemDraft, Status, Submission, SubmissionTest, Suite
+from interview.models import Problem, Status, Submission, SubmissionTest, Suite
 from interview.models.submissions import ACTIVE_STATUSES
 from interview.selectors.workers import judge_queue
 
@@ -74,7 +74,9 @@ def submission_create(*, user, problem: Problem, source: str, suite: str,
     """Queue `source` for judging against `problem`, within the user's limits; Refused if not.
 
     The same idempotency key returns the submission it made the first time (a double-clicked Submit, a
-    retried request), so one click makes one submission. The source also becomes the user's draft.
+    retried request), so one click makes one submission. The user's draft is left alone: only the editor
+    writes it (interview.services.problems.draft_save), so code sent by a script or from a mock interview
+    never replaces what is being typed in the browser.
     """
     if suite not in Suite.values:
         raise Refused(f"tests must be one of {', '.join(Suite.values)}", reason=RefusalReason.INVALID)
@@ -99,7 +101,6 @@ def submission_create(*, user, problem: Problem, source: str, suite: str,
             problem_version=problem.version, queue=judge_queue(problem), enqueued_at=now, deliveries=1,
             tests_total=sum(1 for test in problem.tests if suite == Suite.ALL or test.get("sample")),
         )
-        ProblemDraft.objects.update_or_create(user=user, problem=problem, defaults={"source": source})
         _publish_on_commit(submission)
     return Created(submission, replayed=False)
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from interview.models import Difficulty, Problem, SolutionReveal, Suite
 from interview.selectors.problems import all_tags, editor_source, problem_list
 from interview.selectors.submissions import has_solved, user_submissions
-from interview.services.problems import solution_reveal
+from interview.services.problems import draft_save, solution_reveal
 from interview.services.submissions import Refused, submission_create
 from interview.views.refusals import refusal_status
 from interview.views.submission_requests import IDEMPOTENCY_KEY_MAX
@@ -71,12 +71,14 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
 @login_required
 @require_POST
 def problem_submit_view(request, slug: str):
-    """The form's Run or Submit without JavaScript: queue it, then show the submission's page."""
+    """The form's Run or Submit without JavaScript: keep the editor's code as the draft, queue it, then show
+    the submission's page."""
     problem = get_object_or_404(Problem.objects.live(), slug=slug)
     source = request.POST.get("source", "").replace("\r\n", "\n")
     suite = Suite.SAMPLE if request.POST.get("tests") == Suite.SAMPLE else Suite.ALL
     key = request.POST.get("idempotency_key", "")[:IDEMPOTENCY_KEY_MAX] or None
     try:
+        draft_save(user=request.user, problem=problem, source=source)
         created = submission_create(user=request.user, problem=problem, source=source, suite=suite, idempotency_key=key)
     except Refused as refusal:
         context = _detail_context(request, problem, source=source, refusal=refusal.message)

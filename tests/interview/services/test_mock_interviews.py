@@ -5,12 +5,14 @@ from datetime import timedelta
 
 import pytest
 
-from interview.models import InterviewState, MockInterview, MockInterviewItem, Submission, SubmissionTest
+from interview.models import (InterviewState, MockInterview, MockInterviewItem, ProblemDraft, Submission,
+                              SubmissionTest)
 from interview.selectors.mock_interviews import generated_loop, interview_report
 from interview.services.mock_interviews import (
     InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_finish,
     mock_interview_open, mock_interview_save_draft, mock_interview_start, mock_interview_submit,
 )
+from interview.services.problems import draft_save
 from tests.interview.factories import ProblemFactory, QuestionFactory, SubmissionFactory, TopicFactory, UserFactory
 from tests.interview.study_support import START, clock, make_set  # noqa: F401  (a fixture)
 from tests.judging_support import SOFTMAX_REFERENCE
@@ -98,6 +100,13 @@ def test_a_submission_after_the_end_is_refused_and_none_is_made(clock, softmax, 
     with pytest.raises(InterviewOver):
         mock_interview_submit(item=item(interview, 1), source=SOFTMAX_REFERENCE, suite="all")
     assert Submission.objects.count() == 1
+
+
+def test_a_submission_in_an_interview_leaves_the_problem_pages_draft_alone(clock, softmax, embedded_queue):
+    interview = interview_of(softmax)
+    draft_save(user=interview.user, problem=softmax, source="# half-written elsewhere\n")
+    mock_interview_submit(item=item(interview, 1), source=SOFTMAX_REFERENCE, suite="all")
+    assert ProblemDraft.objects.get(user=interview.user, problem=softmax).source == "# half-written elsewhere\n"
 
 
 def test_only_the_durations_offered_can_be_picked(clock):

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from interview.models import ProblemDraft, Status, Submission, SubmissionTest
+from interview.services.problems import draft_save
 from interview.services.submissions import RefusalReason, Refused, submission_create, submissions_rejudge
 from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
 from tests.judging_support import broker, free_port
@@ -28,16 +29,17 @@ def create(user, problem, source=SOURCE, suite="all", key=None):
     return submission_create(user=user, problem=problem, source=source, suite=suite, idempotency_key=key)
 
 
-def test_a_submission_is_queued_with_the_problems_version_and_its_tests_and_becomes_the_draft(
+def test_a_submission_is_queued_with_the_problems_version_and_its_tests_and_leaves_the_draft_alone(
     user, problem, embedded_queue, django_capture_on_commit_callbacks
 ):
+    draft_save(user=user, problem=problem, source="# what the editor holds\n")
     with django_capture_on_commit_callbacks(execute=True):
         submission = create(user, problem, suite="sample").submission
     submission.refresh_from_db()
     assert (submission.status, submission.queue, submission.problem_version) == ("queued", "cpu", problem.version)
     assert submission.tests_total == 1  # the one sample test
     assert submission.deliveries == 1 and submission.attempts == 0 and submission.enqueued_at is not None
-    assert ProblemDraft.objects.get(user=user, problem=problem).source == SOURCE
+    assert ProblemDraft.objects.get(user=user, problem=problem).source == "# what the editor holds\n"
     assert embedded_queue.taken("cpu") == [submission.pk]
 
 

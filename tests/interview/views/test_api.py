@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from interview.models import ApiToken, Submission
+from interview.models import ApiToken, ProblemDraft, Submission
 from interview.services.accounts import api_token_create
+from interview.services.problems import draft_save
 from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +44,12 @@ def test_a_token_submits_and_gets_201_with_the_id_and_its_location(client, probl
     assert response.json() == {"id": submission.pk}
     assert response["Location"] == f"/api/submissions/{submission.pk}"
     assert (submission.source, submission.suite, submission.user.username) == (SOURCE, "sample", "ada")
+
+
+def test_a_submission_by_token_leaves_the_editors_draft_alone(client, problem, token, user, embedded_queue):
+    draft_save(user=user, problem=problem, source="# typed in the browser\n")
+    post(client, "/api/problems/mhsa/submissions", {"source": SOURCE}, **bearer(token))
+    assert ProblemDraft.objects.get(user=user, problem=problem).source == "# typed in the browser\n"
 
 
 def test_tests_default_to_all(client, problem, token, embedded_queue):

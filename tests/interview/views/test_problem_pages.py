@@ -2,7 +2,7 @@
 
 import pytest
 
-from interview.models import SolutionReveal, Submission
+from interview.models import ProblemDraft, SolutionReveal, Submission
 from interview.services.problems import draft_save
 from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
 
@@ -95,6 +95,8 @@ def test_without_javascript_run_queues_the_code_and_shows_the_submission(client,
     assert (submission.source, submission.suite) == ("x = 1\n", "sample")
     again = client.post("/problems/mhsa/submit", {"source": "x = 1\r\n", "tests": "sample", "idempotency_key": "form-1"})
     assert again["Location"] == response["Location"] and Submission.objects.count() == 1
+    # The form is the editor, so what it posts is also the draft a reload opens with.
+    assert ProblemDraft.objects.get(user=user, problem=problem).source == "x = 1\n"
 
 
 def test_a_refused_submission_says_why_on_the_page_and_keeps_the_code(client, problem, user, settings):

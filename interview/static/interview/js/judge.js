@@ -220,7 +220,7 @@
 
     function saveDraft(keepalive) {
       clearTimeout(saveTimer);
-      if (!signedIn || !dirty) return;
+      if (!signedIn || !dirty) return Promise.resolve();
       var source = editor.getValue();
       dirty = false;
       if (keepalive) {
@@ -229,10 +229,10 @@
           headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
           body: JSON.stringify({ source: source }),
         });
-        return;
+        return Promise.resolve();
       }
       say("Saving…");
-      requestJSON("PUT", form.dataset.draftUrl, { source: source })
+      return requestJSON("PUT", form.dataset.draftUrl, { source: source })
         .then(function () { say(dirty ? "Unsaved changes" : "Draft saved"); })
         .catch(function (error) { dirty = true; say("Draft not saved: " + error.message); });
     }
@@ -261,11 +261,15 @@
       busy = true;
       buttons.forEach(function (button) { button.disabled = true; });
       showError("");
-      clearTimeout(saveTimer);
-      dirty = false;  // the server keeps the submitted code as the draft
       var key = window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random();
-      requestJSON("POST", form.dataset.submitUrl, { source: editor.getValue(), tests: tests }, { "Idempotency-Key": key })
-        .then(function (data) { say("Draft saved"); follow(data.id); })
+      var source = editor.getValue();
+      // A submission leaves the draft alone (scripts and interviews submit too), so the editor saves its
+      // own draft first; a draft that fails to save does not stop the run.
+      saveDraft(false)
+        .then(function () {
+          return requestJSON("POST", form.dataset.submitUrl, { source: source, tests: tests }, { "Idempotency-Key": key });
+        })
+        .then(function (data) { follow(data.id); })
         .catch(function (error) { showError(error.message); })
         .then(function () {
           busy = false;
