@@ -24,6 +24,8 @@ import types
 from typing import Any
 
 import torch
+from torch.nn import functional
+from torch.utils.checkpoint import checkpoint
 
 from . import confine, limits, wire
 from .forbid import ForbiddenKernels
@@ -287,6 +289,15 @@ def warm_up(device: torch.device) -> None:
     # Imported on first use by torch.utils.checkpoint, the meta device and more (~35 MiB, 1-2 s): the judge
     # would see that growth as memory the submission's call held outside its tensors.
     importlib.import_module("torch._dynamo")
+    # The first checkpointed backward through the common layers maps ~40 MiB of libtorch's code into the
+    # resident set: near the judge's slack for growth it cannot see as tensors, so paid here instead.
+    weight = torch.randn(8, 8, device=device, requires_grad=True)
+
+    def block(t: torch.Tensor) -> torch.Tensor:
+        hidden = functional.gelu(functional.linear(functional.layer_norm(t, (8,)), weight))
+        return functional.silu(functional.dropout(hidden, 0.5, training=True)).softmax(-1)
+
+    checkpoint(block, x, use_reentrant=False).sum().backward()
     if device.type == "cuda":
         torch.cuda.synchronize()
 
