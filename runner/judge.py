@@ -132,6 +132,7 @@ class _Run:
         self.results: list[TestResult] = []
         self.time = TimeFigures()
         self.memory = MemoryFigures()
+        self.memory_share = 0.0  # the verdict's memory figures' test: its peak over its limit
         self.sandbox_words = ""
         self.reference_cases: dict[str, tuple[dict[str, Any], dict[str, torch.Tensor]]] = {}
 
@@ -297,12 +298,19 @@ class _Run:
         return None
 
     def _gather(self, case: CaseResult) -> None:
-        """Record a judged test and fold its figures into the verdict's: the highest peaks, the last timing."""
-        if case.user_peak_bytes is not None:
-            user = max(self.memory.user_peak_bytes or 0, case.user_peak_bytes)
-            reference = max(self.memory.reference_peak_bytes or 0, case.reference_peak_bytes or 0)
-            self.memory = MemoryFigures(user_peak_bytes=user, reference_peak_bytes=reference,
-                                        ratio=ratio(user, reference))
+        """Record a judged test and fold its figures into the verdict's: the memory of the test that came
+        closest to its limit, the last timing.
+
+        Both peaks come from that one test, so the ratio shown is one the limit was applied to: the largest
+        peaks of two different tests, or a small test held under the floor, would make a passing run read
+        as far over the ratio."""
+        if case.user_peak_bytes is not None and case.memory_limit_bytes:
+            share = case.user_peak_bytes / case.memory_limit_bytes
+            if share >= self.memory_share:
+                self.memory_share = share
+                self.memory = MemoryFigures(user_peak_bytes=case.user_peak_bytes,
+                                            reference_peak_bytes=case.reference_peak_bytes,
+                                            ratio=ratio(case.user_peak_bytes, case.reference_peak_bytes))
         if case.time is not None:
             self.time = case.time
         self._record(case.result)

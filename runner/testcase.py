@@ -63,6 +63,7 @@ class CaseResult:
     result: TestResult
     user_peak_bytes: int | None = None
     reference_peak_bytes: int | None = None
+    memory_limit_bytes: int | None = None  # what this test's peak was judged against
     time: TimeFigures | None = None
 
 
@@ -85,8 +86,9 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     peak, peak_note = trusted_peak(run.user, answer, observed, inputs, frame.tensors)
     result = TestResult(test.name, PASSED, "", time_ms=answer.get("time_ns", 0) / 1e6, peak_bytes=peak)
     reference_peak = expected_answer.get("peak_bytes")
-    case = CaseResult(result, user_peak_bytes=peak, reference_peak_bytes=reference_peak or 0)
     limit, basis = case_memory_limit(run.problem, test, inputs, reference_peak)
+    case = CaseResult(result, user_peak_bytes=peak, reference_peak_bytes=reference_peak or 0,
+                      memory_limit_bytes=limit)
     if peak > limit:
         result.status = MEMORY_LIMIT_EXCEEDED
         result.message = f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} ({basis})"

@@ -77,3 +77,27 @@ def test_a_slow_solution_fails_the_time_ratio_not_the_wall_clock():
     assert verdict.verdict == "time_limit_exceeded", verdict.tests[-1]
     assert "the limit is 5×" in verdict.tests[-1].message
     assert verdict.time.ratio > 10
+
+
+CAUSAL_MASK = ROOT / "problems" / "causal-mask"
+# The reference, plus 256 KiB of scratch on the kv-cache-offset test's last call only: well under the
+# floor every test may hold, many times the reference's few bytes there.
+SCRATCH_ON_ONE_TEST = (CAUSAL_MASK / "reference.py").read_text() + (
+    "\n_plain = causal_mask\n\n\n"
+    "def causal_mask(t_q, t_k=None, *, window=None, device=None):\n"
+    "    scratch = torch.ones(65536) if (t_q, t_k, window) == (1, 6, None) else None\n"
+    "    return _plain(t_q, t_k, window=window, device=device)\n"
+)
+
+
+def test_the_memory_figures_pair_the_peaks_of_the_test_closest_to_its_limit():
+    reference = judge_for_tests("causal-mask", (CAUSAL_MASK / "reference.py").read_bytes(), tests="sample")
+    reference_peaks = {test.name: test.peak_bytes for test in reference.tests}
+    verdict = judge_for_tests("causal-mask", SCRATCH_ON_ONE_TEST, tests="sample")
+    assert verdict.verdict == "accepted", verdict.tests
+    heavy = next(test for test in verdict.tests if test.name == "kv-cache-offset")
+    # Both figures are that test's, so the ratio is the one its limit (here the floor) was applied to, not
+    # its peak over another test's larger reference peak.
+    assert verdict.memory.user_peak_bytes == heavy.peak_bytes > 65536 * 4
+    assert verdict.memory.reference_peak_bytes == reference_peaks["kv-cache-offset"]
+    assert reference_peaks["kv-cache-offset"] < max(reference_peaks.values())
