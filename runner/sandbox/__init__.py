@@ -145,6 +145,9 @@ def _environment(python_path: str, threads: int, gpu: gpus.Gpu | None, home: str
         "PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "PYTHONPATH": python_path,
         "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
         "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
+        # Importing torch._dynamo makes its compiler's cache folder, named after the user by default: a fixed
+        # name keeps a fresh sandbox's files the same whichever uid it runs as.
+        "TORCHINDUCTOR_CACHE_DIR": f"{home}/torchinductor",
     }
     if os.environ.get("LD_LIBRARY_PATH"):
         env["LD_LIBRARY_PATH"] = os.environ["LD_LIBRARY_PATH"]

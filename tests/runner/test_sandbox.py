@@ -109,7 +109,7 @@ def test_the_filesystem_is_read_only_and_holds_no_repository(inside):
 
 def test_the_environment_holds_nothing_but_what_python_needs(inside):
     report, _ = inside
-    # TORCHINDUCTOR_CACHE_DIR is torch's own, set inside the sandbox when torch._dynamo is imported.
+    # TORCHINDUCTOR_CACHE_DIR names the folder importing torch._dynamo makes, the same for every uid.
     assert set(report["environment"]) <= {"PATH", "HOME", "LANG", "PYTHONPATH", "PYTHONUNBUFFERED",
                                           "PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
                                           "LD_LIBRARY_PATH", "PWD", "TORCHINDUCTOR_CACHE_DIR"}
