@@ -1,13 +1,16 @@
 """The admin: topics, questions, problems, submissions and problem sets. Rows synced from git are read-only here;
-git is their source of truth. Submissions are read-only too, and can be judged again. Problem sets are written
-here, by staff or the `curators` group (created by migration 0005: sets, and reading the bank, nothing else)."""
+git is their source of truth. Submissions are read-only too, and can be judged again. Problem sets come from
+git as well, and more can be written here, by staff or the `curators` group (created by migration 0005: sets,
+and reading the bank, nothing else)."""
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Case, IntegerField, Q, Value, When
 from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from interview.content.problem_sets import ITEM_KINDS
 from interview.content.questions import key_point_problems
 from interview.models import (
     ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Submission, SubmissionTest, Topic, WorkerHeartbeat,
@@ -33,6 +36,37 @@ class FileOriginReadOnly:
         if obj is not None and obj.origin == Origin.FILE:
             return False
         return super().has_delete_permission(request, obj)
+
+
+class RankedByTitle:
+    """The item pickers of a problem set (autocomplete searches) offer the best title match first.
+
+    Django's search keeps the model's order, so a word found only in an answer could come before the row
+    whose title it names: "Multi-head" once offered `F.scaled_dot_product_attention` first.
+    """
+
+    def get_search_results(self, request, queryset, search_term):
+        queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if not term:
+            return queryset, may_have_duplicates
+        ranked = queryset.annotate(title_match=title_match_rank(term)).order_by("title_match", "title")
+        return ranked, may_have_duplicates
+
+
+def title_match_rank(term: str) -> Case:
+    """0 for the title itself, then a title starting with the term, containing it, holding each of its words."""
+    every_word = Q()
+    for word in term.split():
+        every_word &= Q(title__icontains=word)
+    return Case(
+        When(title__iexact=term, then=Value(0)),
+        When(title__istartswith=term, then=Value(1)),
+        When(title__icontains=term, then=Value(2)),
+        When(every_word, then=Value(3)),
+        default=Value(4),
+        output_field=IntegerField(),
+    )
 
 
 class RetiredFilter(admin.SimpleListFilter):
@@ -73,7 +107,7 @@ class QuestionAdminForm(forms.ModelForm):
 
 
 @admin.register(Question)
-class QuestionAdmin(FileOriginReadOnly, admin.ModelAdmin):
+class QuestionAdmin(RankedByTitle, FileOriginReadOnly, admin.ModelAdmin):
     form = QuestionAdminForm
     list_display = ("title", "slug", "topic", "difficulty", "origin", "is_live")
     list_filter = ("topic", "difficulty", "origin", RetiredFilter)
@@ -162,7 +196,7 @@ class SubmissionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Problem)
-class ProblemAdmin(admin.ModelAdmin):
+class ProblemAdmin(RankedByTitle, admin.ModelAdmin):
     """Problems come from their packages in git (sync_content): read-only here."""
 
     list_display = ("title", "slug", "difficulty", "needs", "version", "is_live", "updated_at")
@@ -229,31 +263,80 @@ class ProblemSetItemForm(forms.ModelForm):
         return super().has_changed()
 
 
-class ProblemSetItemInline(admin.TabularInline):
-    """The set's items in order: drag a row by its handle (or edit the positions), then save."""
+class ProblemSetItemFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        """Refuse a set that lists the same question or problem twice, naming it (the database would too)."""
+        super().clean()
+        seen = set()
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if not data or data.get("DELETE") or form.errors:
+                continue
+            kind = next((kind for kind in ITEM_KINDS if data.get(kind)), None)
+            if kind is None:
+                continue
+            target = data[kind]
+            if target in seen:
+                form.add_error(kind, f"“{target}” is already in this set: each item appears once.")
+            seen.add(target)
+
+
+class ProblemSetItemInline(FileOriginReadOnly, admin.TabularInline):
+    """The set's items in order: drag a row by its handle (or edit the positions), then save.
+
+    A set from git shows its items read-only, like the set itself.
+    """
 
     model = ProblemSetItem
     form = ProblemSetItemForm
+    formset = ProblemSetItemFormSet
     fields = ("position", "question", "problem")
     autocomplete_fields = ("question", "problem")
     extra = 1
     ordering = ("position", "id")
     classes = ("set-items",)
 
+    def has_add_permission(self, request, obj=None):
+        if obj is not None and obj.origin == Origin.FILE:
+            return False
+        return super().has_add_permission(request, obj)
+
+
+class ProblemSetAdminForm(forms.ModelForm):
+    class Meta:
+        model = ProblemSet
+        fields = ("title", "slug", "description", "difficulty", "time_budget_minutes", "is_published")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "slug" in self.fields:
+            # set_items.js keeps the preview in step with the field as the id is typed.
+            self.fields["slug"].help_text = format_html(
+                'Its URL: <code>/sets/<span class="set-slug-preview">{}</span>/</code>',
+                self.instance.slug or "…",
+            )
+
 
 @admin.register(ProblemSet)
-class ProblemSetAdmin(admin.ModelAdmin):
-    list_display = ("title", "slug", "difficulty", "is_published", "item_count", "time_budget_minutes", "updated_at")
-    list_filter = ("is_published", "difficulty")
+class ProblemSetAdmin(FileOriginReadOnly, admin.ModelAdmin):
+    form = ProblemSetAdminForm
+    list_display = (
+        "title", "slug", "difficulty", "is_published", "item_count", "time_budget_minutes", "origin", "updated_at",
+    )
+    list_filter = ("is_published", "difficulty", "origin", RetiredFilter)
     search_fields = ("title", "slug", "description")
-    prepopulated_fields = {"slug": ("title",)}
     inlines = [ProblemSetItemInline]
     actions = ["publish", "unpublish"]
-    fields = ("title", "slug", "description", "difficulty", "time_budget_minutes", "is_published")
+    fields = ("title", "slug", "description", "difficulty", "time_budget_minutes", "is_published", "origin",
+              "source_path", "retired_at")
+    readonly_fields = ("origin", "source_path", "retired_at")
 
     class Media:
         js = ("interview/admin/set_items.js",)
         css = {"all": ("interview/admin/set_items.css",)}
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {"slug": ("title",)} if obj is None else {}
 
     @admin.display(description="items")
     def item_count(self, problem_set):
@@ -265,8 +348,16 @@ class ProblemSetAdmin(admin.ModelAdmin):
 
     @admin.action(description="Publish the selected sets")
     def publish(self, request, queryset):
-        self.message_user(request, f"{queryset.update(is_published=True)} set(s) published.")
+        self._set_published(request, queryset, True)
 
     @admin.action(description="Unpublish the selected sets")
     def unpublish(self, request, queryset):
-        self.message_user(request, f"{queryset.update(is_published=False)} set(s) unpublished.")
+        self._set_published(request, queryset, False)
+
+    def _set_published(self, request, queryset, published: bool) -> None:
+        from_files = queryset.filter(origin=Origin.FILE).count()
+        count = queryset.exclude(origin=Origin.FILE).update(is_published=published)
+        message = f"{count} set(s) {'published' if published else 'unpublished'}."
+        if from_files:
+            message += f" {from_files} set(s) from git left as their files say (edit the file and run sync_content)."
+        self.message_user(request, message)

@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import yaml
 
@@ -23,6 +23,8 @@ PHRASINGS_RANGE = (2, 6)
 REQUIRED_FIELDS = ("id", "title", "topic", "difficulty", "source", "prompt", "key_points")
 OPTIONAL_FIELDS = ("related",)
 TOPIC_FIELDS = ("id", "name", "description")
+
+T = TypeVar("T")
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)^---[ \t]*\r?$\n?", re.DOTALL | re.MULTILINE)
 
@@ -266,30 +268,19 @@ def load_question_bank(content_dir: Path) -> QuestionBank:
     seeds = content_dir / "seeds"
     sources = {path.name for path in seeds.glob("*.txt")} if seeds.is_dir() else set()
 
-    problems: list[ContentProblem] = []
-    questions: list[QuestionFile] = []
-    for file_path in question_paths(content_dir):
-        path = file_path.relative_to(content_dir).as_posix()
-        try:
-            question = parse_question_file(
-                path=path, text=file_path.read_text(encoding="utf-8"), topic_ids=topic_ids, sources=sources
-            )
-        except ContentError as error:
-            problems.extend(error.problems)
-            continue
-        except UnicodeDecodeError as error:
-            problems.append(
-                ContentProblem(path, "", f"not UTF-8 text ({error.reason} at byte {error.start})")
-            )
-            continue
-        folder = PurePosixPath(path).parts[1]
+    questions, problems = parse_files(
+        content_dir,
+        question_paths(content_dir),
+        lambda path, text: parse_question_file(path=path, text=text, topic_ids=topic_ids, sources=sources),
+    )
+    for question in questions:
+        folder = PurePosixPath(question.path).parts[1]
         if folder != question.topic:
             problems.append(
                 ContentProblem(
-                    path, "topic", f"{question.topic!r} does not match its folder questions/{folder}/"
+                    question.path, "topic", f"{question.topic!r} does not match its folder questions/{folder}/"
                 )
             )
-        questions.append(question)
 
     problems += _bank_problems(questions)
     if problems:
@@ -297,19 +288,42 @@ def load_question_bank(content_dir: Path) -> QuestionBank:
     return QuestionBank(topics=topics, questions=tuple(questions))
 
 
-def _bank_problems(questions: list[QuestionFile]) -> list[ContentProblem]:
-    """Faults only visible across files: an id used twice, or a related id that names no question."""
+def parse_files(
+    content_dir: Path, file_paths: list[Path], parse: Callable[[str, str], T]
+) -> tuple[list[T], list[ContentProblem]]:
+    """Each file parsed by `parse(path, text)` (path relative to the content folder), and every problem met."""
+    parsed: list[T] = []
+    problems: list[ContentProblem] = []
+    for file_path in file_paths:
+        path = file_path.relative_to(content_dir).as_posix()
+        try:
+            parsed.append(parse(path, file_path.read_text(encoding="utf-8")))
+        except ContentError as error:
+            problems.extend(error.problems)
+        except UnicodeDecodeError as error:
+            problems.append(ContentProblem(path, "", f"not UTF-8 text ({error.reason} at byte {error.start})"))
+    return parsed, problems
+
+
+def repeated_id_problems(files: list) -> list[ContentProblem]:
+    """A problem for each file whose `slug` another file of `files` also uses (each has `slug` and `path`)."""
     paths_by_slug: dict[str, list[str]] = defaultdict(list)
-    for question in questions:
-        paths_by_slug[question.slug].append(question.path)
-    problems = [
+    for file in files:
+        paths_by_slug[file.slug].append(file.path)
+    return [
         ContentProblem(path, "id", f"{slug!r} is also the id of {', '.join(p for p in paths if p != path)}")
         for slug, paths in paths_by_slug.items()
         if len(paths) > 1
         for path in paths
     ]
+
+
+def _bank_problems(questions: list[QuestionFile]) -> list[ContentProblem]:
+    """Faults only visible across files: an id used twice, or a related id that names no question."""
+    problems = repeated_id_problems(questions)
+    known = {question.slug for question in questions}
     for question in questions:
-        unknown = [slug for slug in question.related if slug not in paths_by_slug]
+        unknown = [slug for slug in question.related if slug not in known]
         if unknown:
             problems.append(
                 ContentProblem(question.path, "related", f"no question has the id {', '.join(unknown)}")

@@ -10,11 +10,9 @@ never trips over a uniqueness check half-way through a save.
 from django.db import models
 from django.urls import reverse
 
+from interview.content.problem_sets import ITEM_KINDS
 from interview.models.problems import Problem
 from interview.models.questions import Difficulty, Origin, Question
-
-# The foreign keys an item can point through, one per kind of item; an item sets exactly one of them.
-ITEM_KINDS = ("question", "problem")
 
 
 def _exactly_one_of(fields: tuple[str, ...]) -> models.Q:
@@ -68,6 +66,7 @@ class ProblemSetItem(models.Model):
     position = models.PositiveIntegerField(default=0, help_text="Items are shown in increasing position.")
     question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     problem = models.ForeignKey(Problem, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # One foreign key per kind of item (ITEM_KINDS, named as the set files name them); an item sets one.
 
     class Meta:
         ordering = ("problem_set", "position", "id")
@@ -92,8 +91,13 @@ class ProblemSetItem(models.Model):
         return str(self.question or self.problem)
 
     @property
+    def kind(self) -> str:
+        """Which of ITEM_KINDS the item is."""
+        return next(kind for kind in ITEM_KINDS if getattr(self, f"{kind}_id") is not None)
+
+    @property
     def target(self) -> Question | Problem:
-        return next(getattr(self, kind) for kind in ITEM_KINDS if getattr(self, f"{kind}_id") is not None)
+        return getattr(self, self.kind)
 
     @property
     def is_problem(self) -> bool:

@@ -55,3 +55,14 @@ def test_problems_from_git_are_read_only_in_the_admin(admin_client):
     response = admin_client.get(f"/admin/interview/problem/{problem.pk}/change/")
     assert response.status_code == 200 and 'name="_save"' not in response.content.decode()
     assert admin_client.get("/admin/interview/problem/add/").status_code == 403
+
+
+def test_the_submission_list_names_verdicts_and_statuses_in_words(admin_client):
+    SubmissionFactory(verdict="wrong_answer")
+    submission = SubmissionFactory(verdict="time_limit_exceeded")
+    submission.results.create(index=0, name="large", status="memory_limit_exceeded", time_ms=1.0)
+    listing = admin_client.get("/admin/interview/submission/").content.decode()
+    assert "Wrong answer" in listing and "Time limit exceeded" in listing
+    assert ">wrong_answer<" not in listing and ">time_limit_exceeded<" not in listing
+    detail = admin_client.get(f"/admin/interview/submission/{submission.pk}/change/").content.decode()
+    assert "Memory limit exceeded" in detail and ">memory_limit_exceeded<" not in detail

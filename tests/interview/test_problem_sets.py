@@ -5,7 +5,7 @@ import re
 import pytest
 from django.contrib.auth.models import Group
 
-from interview.models import ProblemSet, Rating
+from interview.models import Origin, ProblemSet, Rating
 from interview.services.practice import review_record
 from tests.interview.factories import ProblemFactory, QuestionFactory, SubmissionFactory, UserFactory
 from tests.interview.study_support import make_set
@@ -143,3 +143,64 @@ def test_a_curator_searches_questions_for_a_set_item(curator):
                                                     "model_name": "problemsetitem", "field_name": "question"})
     assert response.status_code == 200
     assert [result["text"] for result in response.json()["results"]] == ["FlashAttention tiling"]
+
+
+# ---- Curation: repeated items, sets from git, the item pickers, the URL preview ----------------------------
+
+
+def test_the_same_item_twice_in_a_set_is_refused_with_a_message(curator):
+    question = QuestionFactory(title="Why attention")
+    items = [{"position": 1, "question": question.pk}, {"position": 2, "problem": ProblemFactory().pk},
+             {"position": 3, "question": question.pk}]
+    response = curator.post(ADD_URL, inline_form(set_fields(), items))
+    assert response.status_code == 200
+    assert "“Why attention” is already in this set: each item appears once." in response.content.decode()
+    assert not ProblemSet.objects.exists()
+
+
+def test_an_item_already_saved_in_the_set_is_refused_when_added_again(curator):
+    question = QuestionFactory(title="Why attention")
+    problem_set = make_set(question, slug="loop")
+    [item_id] = problem_set.items.values_list("pk", flat=True)
+    items = [{"position": 1, "question": question.pk}, {"position": 2, "question": question.pk}]
+    response = curator.post(f"/admin/interview/problemset/{problem_set.pk}/change/",
+                            inline_form(set_fields(slug="loop", title="Loop"), items, initial=1, ids=[item_id, ""]))
+    assert response.status_code == 200
+    assert "“Why attention” is already in this set: each item appears once." in response.content.decode()
+    assert problem_set.items.count() == 1
+
+
+def test_a_set_from_git_can_be_viewed_but_not_changed_deleted_or_published_here(curator):
+    problem_set = make_set(QuestionFactory(), slug="from-git", published=False, origin=Origin.FILE,
+                           source_path="sets/from-git.md")
+    url = f"/admin/interview/problemset/{problem_set.pk}/change/"
+    html = curator.get(url).content.decode()
+    assert "sets/from-git.md" in html and 'name="_save"' not in html and 'name="items-0-question"' not in html
+    assert curator.post(url, set_fields(slug="from-git", title="Changed")).status_code == 403
+    assert curator.post(f"/admin/interview/problemset/{problem_set.pk}/delete/", {"post": "yes"}).status_code == 403
+    response = curator.post("/admin/interview/problemset/", {"action": "publish",
+                                                             "_selected_action": [problem_set.pk]}, follow=True)
+    assert "1 set(s) from git left as their files say" in response.content.decode()
+    assert not ProblemSet.objects.get(pk=problem_set.pk).is_published
+
+
+def picked(client, field_name: str, term: str) -> list[str]:
+    response = client.get("/admin/autocomplete/", {"term": term, "app_label": "interview",
+                                                   "model_name": "problemsetitem", "field_name": field_name})
+    return [result["text"] for result in response.json()["results"]]
+
+
+def test_the_item_pickers_offer_the_best_title_match_first(curator, real_bank):
+    assert picked(curator, "question", "Multi-head")[0] == "Multi-head self-attention from scratch"
+    assert picked(curator, "question", "FlashAtt")[0] == "FlashAttention"
+    assert picked(curator, "question", "kv cache")[0] == "Paged KV cache (vLLM PagedAttention)"
+    ProblemFactory(title="Causal mask", slug="causal-mask", statement_markdown="Unlike multi-head attention...")
+    ProblemFactory(title="Multi-head self-attention", slug="mhsa")
+    assert picked(curator, "problem", "multi-head") == ["Multi-head self-attention"]
+
+
+def test_the_id_field_previews_the_sets_url(curator):
+    assert '/sets/<span class="set-slug-preview">…</span>/' in curator.get(ADD_URL).content.decode()
+    problem_set = make_set(QuestionFactory(), slug="attention-loop")
+    html = curator.get(f"/admin/interview/problemset/{problem_set.pk}/change/").content.decode()
+    assert '/sets/<span class="set-slug-preview">attention-loop</span>/' in html

@@ -59,3 +59,19 @@
     if (body) { addHandle(row, body); renumber(body); }
   });
 })();
+
+// The id field's help shows the set's URL; it follows the id as it is typed (or filled in from the title).
+(function () {
+  "use strict";
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var field = document.getElementById("id_slug");
+    var preview = document.querySelector(".set-slug-preview");
+    if (!field || !preview) return;
+    function show() { preview.textContent = field.value || "…"; }
+    // The admin fills the id from the title on the title's keyup, with no event on the id field: a listener
+    // on the document hears that keyup after the admin's own has run.
+    ["input", "keyup", "change"].forEach(function (name) { document.addEventListener(name, show); });
+    show();
+  });
+})();
