@@ -1,4 +1,5 @@
 from interview.models.accounts import ApiToken, LoginFailure
+from interview.models.drills import Drill, DrillAttempt, DrillCard
 from interview.models.mock_interviews import (
     InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission,
 )
@@ -12,9 +13,9 @@ from interview.models.submissions import Queue, Status, Submission, SubmissionTe
 from interview.models.workers import WorkerHeartbeat, WorkerState
 
 __all__ = [
-    "ApiToken", "Difficulty", "InterviewState", "ItemState", "Level", "LoginFailure", "MockInterview",
-    "MockInterviewItem", "MockInterviewSubmission", "Needs", "Origin", "PracticeItem", "PracticeSession",
-    "Problem", "ProblemDraft", "ProblemSet", "ProblemSetItem", "Question", "Queue", "Rating", "Review",
-    "ReviewCard", "SessionState", "SolutionReveal", "Status", "StudyProfile", "Submission", "SubmissionTest",
-    "Suite", "TestStatus", "Topic", "Verdict", "WorkerHeartbeat", "WorkerState",
+    "ApiToken", "Difficulty", "Drill", "DrillAttempt", "DrillCard", "InterviewState", "ItemState", "Level",
+    "LoginFailure", "MockInterview", "MockInterviewItem", "MockInterviewSubmission", "Needs", "Origin",
+    "PracticeItem", "PracticeSession", "Problem", "ProblemDraft", "ProblemSet", "ProblemSetItem", "Question",
+    "Queue", "Rating", "Review", "ReviewCard", "SessionState", "SolutionReveal", "Status", "StudyProfile",
+    "Submission", "SubmissionTest", "Suite", "TestStatus", "Topic", "Verdict", "WorkerHeartbeat", "WorkerState",
 ]

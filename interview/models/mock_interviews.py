@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from interview.models.drills import Drill, DrillAttempt
 from interview.models.problem_sets import ProblemSet
 from interview.models.problems import Problem
 from interview.models.questions import Question
@@ -79,6 +80,10 @@ class MockInterviewItem(models.Model):
     position = models.PositiveSmallIntegerField()
     question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     problem = models.ForeignKey(Problem, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    drill = models.ForeignKey(Drill, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    drill_attempt = models.OneToOneField(DrillAttempt, null=True, blank=True, on_delete=models.PROTECT,
+                                         related_name="mock_interview_item",
+                                         help_text="The drill's numbers, drawn when the interview started.")
     draft = models.TextField(blank=True, help_text="The answer or code as it is being written, saved as typed.")
     answer = models.TextField(blank=True, help_text="The concept answer the user submitted.")
     answered_at = models.DateTimeField(null=True, blank=True, help_text="When the answer was last submitted.")
@@ -93,9 +98,10 @@ class MockInterviewItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["interview", "position"], name="one_interview_item_per_position"),
             models.CheckConstraint(
-                condition=(models.Q(question__isnull=False, problem__isnull=True)
-                           | models.Q(question__isnull=True, problem__isnull=False)),
-                name="interview_item_is_a_question_or_a_problem",
+                condition=(models.Q(question__isnull=False, problem__isnull=True, drill__isnull=True)
+                           | models.Q(question__isnull=True, problem__isnull=False, drill__isnull=True)
+                           | models.Q(question__isnull=True, problem__isnull=True, drill__isnull=False)),
+                name="interview_item_is_a_question_a_problem_or_a_drill",
             ),
         ]
 
@@ -105,6 +111,10 @@ class MockInterviewItem(models.Model):
     @property
     def is_problem(self) -> bool:
         return self.problem_id is not None
+
+    @property
+    def is_drill(self) -> bool:
+        return self.drill_id is not None
 
 
 class MockInterviewSubmission(models.Model):

@@ -6,6 +6,7 @@ query. A practice session is a fixed list of items picked when it starts. Each i
 
     question:  pending → revealed (the user's answer written, the model answer shown) → rated
     problem:   pending → skipped        (done is not stored: it is "solved", read from the submissions)
+    drill:     pending → rated          (the estimate graded, the worked solution shown), or → skipped
 
 and the session moves active → finished. Every move is a guarded UPDATE in interview.services.practice.
 """
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from interview.models.drills import Drill, DrillAttempt
 from interview.models.problem_sets import ProblemSet
 from interview.models.problems import Problem
 from interview.models.questions import Question, Topic
@@ -116,6 +118,9 @@ class PracticeItem(models.Model):
     position = models.PositiveSmallIntegerField()
     question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     problem = models.ForeignKey(Problem, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    drill = models.ForeignKey(Drill, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    drill_attempt = models.OneToOneField(DrillAttempt, null=True, blank=True, on_delete=models.SET_NULL,
+                                         related_name="practice_item", help_text="The drill's numbers, drawn at start.")
     state = models.CharField(max_length=8, choices=ItemState.choices, default=ItemState.PENDING)
     answer = models.TextField(blank=True, help_text="What the user wrote before revealing the model answer.")
     matched = models.JSONField(default=list, help_text="Key points the matcher found in the answer.")
@@ -126,12 +131,17 @@ class PracticeItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["session", "position"], name="one_practice_item_per_position"),
             models.CheckConstraint(
-                condition=(models.Q(question__isnull=False, problem__isnull=True)
-                           | models.Q(question__isnull=True, problem__isnull=False)),
-                name="practice_item_is_a_question_or_a_problem",
+                condition=(models.Q(question__isnull=False, problem__isnull=True, drill__isnull=True)
+                           | models.Q(question__isnull=True, problem__isnull=False, drill__isnull=True)
+                           | models.Q(question__isnull=True, problem__isnull=True, drill__isnull=False)),
+                name="practice_item_is_a_question_a_problem_or_a_drill",
             ),
         ]
 
     @property
     def is_problem(self) -> bool:
         return self.problem_id is not None
+
+    @property
+    def is_drill(self) -> bool:
+        return self.drill_id is not None

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 from django.utils import timezone
 
+from interview.content.drills import load_drills
 from interview.content.errors import ContentError, ContentProblem
 from interview.content.questions import QuestionFile, TopicEntry, load_question_bank
 from interview.models import Origin, Problem, Question, Topic
 from interview.rendering import render_markdown
+from interview.services.drill_sync import sync_drill_rows
 from interview.services.questions import question_search_vectors_refresh
 
 if TYPE_CHECKING:
@@ -52,16 +54,19 @@ class SyncReport:
 
 @transaction.atomic
 def sync_questions(*, content_dir: Path) -> list[SyncReport]:
-    """Make the topics and file-origin questions in the database match the bank under `content_dir`.
+    """Make the topics, file-origin questions and drills in the database match the bank under `content_dir`.
 
     Raises ContentError, with nothing written, when a file is invalid or clashes with a row written in
     the admin. Questions and topics written in the admin are never changed.
     """
     bank = load_question_bank(content_dir)
+    drills = load_drills(content_dir, topic_ids={topic.slug for topic in bank.topics},
+                         question_ids={question.slug for question in bank.questions})
     _serialise_concurrent_syncs()
     topics, topic_report = _sync_topics(bank.topics)
     question_report = _sync_question_rows(bank.questions, topics)
-    return [topic_report, question_report]
+    drill_report = SyncReport("Drills", **sync_drill_rows(drills=drills, topics=topics))
+    return [topic_report, question_report, drill_report]
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ def test_it_prints_the_counts_of_each_kind(content):
     assert output.splitlines() == [
         "Topics: 2 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
         "Questions: 1 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
+        "Drills: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
         "Problems: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
         "Problem sets: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
     ]
