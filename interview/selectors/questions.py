@@ -6,11 +6,13 @@ import time
 from dataclasses import dataclass
 from datetime import date
 
-from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import connection, transaction
+from django.db.models import Case, Count, F, FloatField, IntegerField, Q, QuerySet, TextField, Value, When
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Concat, StrIndex
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When
 
 from interview.models import Difficulty, Question, Topic
 from interview.models.questions import SEARCH_CONFIG
@@ -18,6 +20,14 @@ from interview.models.questions import SEARCH_CONFIG
 _WORD = re.compile(r"\w+")
 _MIN_PREFIX_LENGTH = 3
 _WEB_SEARCH_OPERATORS = re.compile(r'"|(?:^|\s)-\w|\bor\b', re.IGNORECASE)
+# A word written with a capital after a small letter (ZeRO, FlashAttention, LoRA) is a name, searched as
+# written: "ZeRO" means the optimizer, not every answer that says "zero". A word after `-` is excluded instead.
+_NAME = re.compile(r"(?<![-\w])\w*[a-z][A-Z]\w*")
+# What FTS5's snippet() puts around each hit: characters no question contains, replaced by <mark> when shown.
+SNIPPET_OPEN, SNIPPET_CLOSE = "\x02", "\x03"
+_SNIPPET_WORDS = 24
+# bm25 weights of the SQLite index's columns (title, prompt, key points, answer), as PostgreSQL's A, B, B, C.
+_SQLITE_COLUMN_WEIGHTS = "10.0, 4.0, 4.0, 1.0"
 
 
 def _difficulty_rank() -> Case:
@@ -84,7 +94,8 @@ def question_list(*, topic: Topic | None = None, difficulty: str = "", query: st
     """Live questions matching the filters.
 
     Without a query they come in study order (topic, then easy to hard, then title); with one, best match
-    first, ranked by PostgreSQL's full-text search where available.
+    first, ranked by full-text search (PostgreSQL's, or SQLite's FTS5), each with `search_snippet`: the
+    passage of the answer that matched, hits between SNIPPET_OPEN and SNIPPET_CLOSE (empty if none did).
     """
     questions = Question.objects.live().select_related("topic")
     if topic is not None:
@@ -98,12 +109,21 @@ def question_list(*, topic: Topic | None = None, difficulty: str = "", query: st
 
 
 def _search(questions: QuerySet[Question], query: str) -> QuerySet[Question]:
+    names = _NAME.findall(query)
+    for index, name in enumerate(names):
+        text = Concat("title", Value(" "), "prompt", Value(" "), "answer_markdown", output_field=TextField())
+        questions = questions.annotate(**{f"name_at_{index}": StrIndex(text, Value(name))}).filter(
+            **{f"name_at_{index}__gt": 0}
+        )
+    # A query of names only is answered by where they are written, even where the text parser reads them as
+    # part of something else (PostgreSQL takes "FSDP/ZeRO" for a file path).
+    names_only = bool(names) and len(names) == len(_WORD.findall(query))
     if connection.vendor == "postgresql":
-        return _search_postgresql(questions, query)
-    return _search_by_substring(questions, query)
+        return _search_postgresql(questions, query, names_only=names_only)
+    return _search_sqlite(questions, query, names_only=names_only)
 
 
-def _search_postgresql(questions: QuerySet[Question], query: str) -> QuerySet[Question]:
+def _search_postgresql(questions: QuerySet[Question], query: str, *, names_only: bool) -> QuerySet[Question]:
     """Full-text search with stemming and ranking, served by the GIN index on search_vector.
 
     The web-search syntax works (quotes, `or`, `-word`); a query of plain words also matches words that
@@ -124,30 +144,64 @@ def _search_postgresql(questions: QuerySet[Question], query: str) -> QuerySet[Qu
         | Q(slug__icontains=literal)
         | Q(prompt__icontains=literal)
     )
+    if names_only:
+        matches = Q()
     # Normalisation 32 maps the rank into [0, 1), so a title that contains the query verbatim comes first.
-    title_hit = Case(When(title__icontains=literal, then=Value(1.0)), default=Value(0.0))
+    headline = SearchHeadline(
+        "answer_markdown",
+        search,
+        config=SEARCH_CONFIG,
+        start_sel=SNIPPET_OPEN,
+        stop_sel=SNIPPET_CLOSE,
+        max_words=_SNIPPET_WORDS,
+        min_words=_SNIPPET_WORDS // 2,
+        max_fragments=1,
+    )
     return (
         questions.filter(matches)
-        .annotate(rank=SearchRank(F("search_vector"), search, normalization=Value(32)) + title_hit)
+        .annotate(
+            rank=SearchRank(F("search_vector"), search, normalization=Value(32)) + _title_hit(literal),
+            search_snippet=headline,
+        )
         .order_by("-rank", "topic__position", "difficulty_rank", "title")
     )
 
 
-def _search_by_substring(questions: QuerySet[Question], query: str) -> QuerySet[Question]:
-    """Every word of the query somewhere in the question; title hits first. For databases without FTS."""
-    words = _WORD.findall(query) or [query.strip()]
-    for word in words:
-        questions = questions.filter(
-            Q(title__icontains=word)
-            | Q(prompt__icontains=word)
-            | Q(answer_markdown__icontains=word)
-            | Q(key_points__icontains=word)
-        )
-    title_hits = Value(0)
-    for word in words:
-        title_hits = title_hits + Case(When(title__icontains=word, then=Value(1)), default=Value(0))
-    return questions.annotate(rank=title_hits).order_by(
-        "-rank", "topic__position", "difficulty_rank", "title"
+def _title_hit(literal: str) -> Case:
+    """2 for a title that is the query, 1 for one that contains it: such a question is what was looked for."""
+    return Case(
+        When(title__iexact=literal, then=Value(2.0)),
+        When(title__icontains=literal, then=Value(1.0)),
+        default=Value(0.0),
+        output_field=FloatField(),
+    )
+
+
+def _search_sqlite(questions: QuerySet[Question], query: str, *, names_only: bool) -> QuerySet[Question]:
+    """Full-text search in SQLite's FTS5 index (migration 0008): porter-stemmed, ranked by bm25.
+
+    Every word must occur (or a word starting with it, for a word still being typed). A title that contains
+    the query comes first; a match on the title or slug as a plain substring also counts, as on PostgreSQL.
+    """
+    words = _WORD.findall(query)
+    literal = query.strip()
+    if not words:
+        return questions.filter(Q(title__icontains=literal) | Q(slug__icontains=literal))
+    # Each word quoted, so that nothing a user types is read as FTS5 syntax; `*` makes it a prefix.
+    match = " ".join('"{}"*'.format(word.replace('"', '""')) for word in words)
+    index, row = "interview_question_search", f"{Question._meta.db_table}.id"
+    in_index = f"FROM {index} WHERE {index} MATCH %s AND {index}.rowid = {row}"
+    bm25 = RawSQL(f"SELECT bm25({index}, {_SQLITE_COLUMN_WEIGHTS}) {in_index}", [match], FloatField())
+    snippet = RawSQL(
+        f"SELECT snippet({index}, 3, %s, %s, '…', {_SNIPPET_WORDS}) {in_index}",
+        [SNIPPET_OPEN, SNIPPET_CLOSE, match],
+        TextField(),
+    )
+    matches = Q() if names_only else Q(bm25__isnull=False) | Q(title__icontains=literal) | Q(slug__icontains=literal)
+    return (
+        questions.annotate(bm25=bm25, title_hit=_title_hit(literal), search_snippet=snippet)
+        .filter(matches)
+        .order_by("-title_hit", F("bm25").asc(nulls_last=True), "topic__position", "difficulty_rank", "title")
     )
 
 

@@ -6,9 +6,13 @@ from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from interview.selectors.questions import SNIPPET_CLOSE, SNIPPET_OPEN
+
 register = template.Library()
 
 _WORD = re.compile(r"\w+")
+# The Markdown a snippet of an answer may carry: emphasis, code spans and fences, headings, table rules.
+_MARKDOWN_MARKS = re.compile(r"```\w*|[*`|]+|^#+\s*", re.MULTILINE)
 
 
 @register.filter
@@ -25,3 +29,13 @@ def highlight(text: str, query: str) -> SafeString:
         last = match.end()
     pieces.append(conditional_escape(text[last:]))
     return mark_safe("".join(pieces))
+
+
+@register.filter
+def search_snippet(snippet: str | None) -> SafeString:
+    """A search's passage of the answer as plain text with its hits marked; empty when nothing in it matched."""
+    if not snippet or SNIPPET_OPEN not in snippet:
+        return mark_safe("")
+    text = " ".join(_MARKDOWN_MARKS.sub("", snippet).split())
+    escaped = str(conditional_escape(text))
+    return mark_safe(escaped.replace(SNIPPET_OPEN, "<mark>").replace(SNIPPET_CLOSE, "</mark>"))
