@@ -5,6 +5,7 @@ from django.urls import reverse
 MAIN_NAVIGATION = (
     ("Questions", "question_list"),
     ("Problems", "problem_list"),
+    ("Drills", "drill_list"),
     ("Practice", "practice"),
     ("Interviews", "mock_interview_list"),
     ("Sets", "problem_set_list"),

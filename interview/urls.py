@@ -4,8 +4,8 @@ from django.urls import path
 from pygments import __version__ as pygments_version
 
 from interview.views import (
-    accounts, api, health, mock_interview_api, mock_interviews, pages, practice, problem_sets, problems, questions,
-    submissions,
+    accounts, api, drills, health, mock_interview_api, mock_interviews, pages, practice, problem_sets, problems,
+    questions, submissions,
 )
 
 urlpatterns = [
@@ -22,6 +22,11 @@ urlpatterns = [
     path("api/problems/<slug:slug>/submissions", api.problem_submissions_api, name="problem_submissions_api"),
     path("api/problems/<slug:slug>/draft", api.problem_draft_api, name="problem_draft_api"),
     path("api/submissions/<int:pk>", api.submission_api, name="submission_api"),
+    path("drills/", drills.drill_list_view, name="drill_list"),
+    path("drills/<slug:slug>/", drills.drill_detail_view, name="drill_detail"),
+    path("drills/<slug:slug>/new", drills.drill_new_attempt_view, name="drill_new_attempt"),
+    path("drills/attempts/<int:pk>/", drills.drill_attempt_view, name="drill_attempt"),
+    path("drills/attempts/<int:pk>/answer", drills.drill_attempt_answer_view, name="drill_attempt_answer"),
     path("practice/", practice.practice_view, name="practice"),
     path("practice/start", practice.practice_start_view, name="practice_start"),
     path("practice/sessions/<int:pk>/", practice.practice_session_view, name="practice_session"),
@@ -29,6 +34,7 @@ urlpatterns = [
     path("practice/items/<int:pk>/reveal", practice.practice_reveal_view, name="practice_reveal"),
     path("practice/items/<int:pk>/rate", practice.practice_rate_view, name="practice_rate"),
     path("practice/items/<int:pk>/skip", practice.practice_skip_view, name="practice_skip"),
+    path("practice/items/<int:pk>/estimate", practice.practice_estimate_view, name="practice_estimate"),
     path("sets/", problem_sets.problem_set_list_view, name="problem_set_list"),
     path("sets/<slug:slug>/", problem_sets.problem_set_detail_view, name="problem_set_detail"),
     path("mock-interviews/", mock_interviews.mock_interview_list_view, name="mock_interview_list"),
@@ -40,6 +46,8 @@ urlpatterns = [
          name="mock_interview_answer"),
     path("mock-interviews/<int:pk>/items/<int:position>/submit", mock_interviews.mock_interview_submit_view,
          name="mock_interview_submit"),
+    path("mock-interviews/<int:pk>/items/<int:position>/estimate", mock_interviews.mock_interview_estimate_view,
+         name="mock_interview_estimate"),
     path("mock-interviews/<int:pk>/items/<int:position>/key-points", mock_interviews.mock_interview_key_points_view,
          name="mock_interview_key_points"),
     path("mock-interviews/<int:pk>/finish", mock_interviews.mock_interview_finish_view, name="mock_interview_finish"),

@@ -106,8 +106,8 @@ def work(spec: DrillSpec, parameters: dict[str, Any]) -> Worked:
     for step in spec.steps:
         tree = _tree(step.formula)
         value = expressions.evaluate(tree, values)
-        worked.append(WorkedStep(step.name, step.says, step.formula, expressions.with_values(tree, shown, _shown_constant), value,
-                                 step.unit))
+        substituted = expressions.with_values(tree, shown, _shown_constant)
+        worked.append(WorkedStep(step.name, step.says, step.formula, substituted, value, step.unit))
         values[step.name] = value
         shown[step.name] = units.format_number(value, significant=4)
     last = worked[-1]

@@ -4,6 +4,7 @@ The score, as the report page states it:
 - a concept question scores the share of its key points the answer covered (0 when not answered);
 - a coding problem scores 1 when a submission of all tests made before the end was accepted, else half the
   share of tests its best such submission passed;
+- an estimation drill scores its answer on the drill's grading curve (0 when not answered);
 - the interview scores the average over its items, a coding problem counting twice, as a percentage.
 Time enters only through the clock: whatever arrives after the end is refused, and the time spent on each
 item is reported beside its score rather than folded into it.
@@ -16,13 +17,16 @@ from datetime import datetime
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from interview.estimation.drills import Worked
 from interview.keypoints import match_key_points
 from interview.models import (
-    InterviewState, Level, MockInterview, MockInterviewItem, Problem, Question, Status, Submission, Suite,
+    Drill, InterviewState, Level, MockInterview, MockInterviewItem, Problem, Question, Status, Submission, Suite,
     TestStatus, Topic,
 )
 
 CONCEPT_QUESTIONS = 4
+# Estimation drills a generated loop asks, from mid level up (an interviewer's whiteboard numbers).
+LOOP_DRILLS = {Level.MID: 1, Level.SENIOR: 1}
 PROBLEM_WEIGHT = 2
 PARTIAL_CREDIT = 0.5
 WEAKEST_TOPICS = 3
@@ -56,6 +60,12 @@ def generated_loop(*, level: str, duration_minutes: int, rng: random.Random) -> 
     problem_count = 2 if duration_minutes >= 60 else 1
     problems = _by_preference(list(Problem.objects.live()), problem_levels, rng)[:problem_count]
     return [(question, None) for question in picks] + [(None, problem) for problem in problems]
+
+
+def loop_drills(*, level: str, rng: random.Random) -> list[Drill]:
+    """The estimation drills of a generated loop at level, of the level's question difficulties first."""
+    question_levels, _ = LEVEL_DIFFICULTIES[Level(level)]
+    return _by_preference(list(Drill.objects.live()), question_levels, rng)[:LOOP_DRILLS.get(Level(level), 0)]
 
 
 def running_interview(*, user) -> MockInterview | None:
@@ -101,6 +111,7 @@ class ItemReport:
     key_points: list[dict] = field(default_factory=list)  # {text, covered, matched, evidence}
     submission: Submission | None = None
     pending: int = 0  # submissions still being judged
+    worked: Worked | None = None  # a drill's numbers and worked solution
 
     @property
     def percent(self) -> int:
@@ -166,11 +177,23 @@ def _problem_report(item: MockInterviewItem, now: datetime) -> ItemReport:
     return ItemReport(item, score, PROBLEM_WEIGHT, seconds_spent(item, now), submission=best, pending=pending)
 
 
+def _drill_report(item: MockInterviewItem, now: datetime) -> ItemReport:
+    attempt = item.drill_attempt
+    return ItemReport(item, attempt.score or 0.0, 1, seconds_spent(item, now), worked=attempt.worked())
+
+
+def _item_report(item: MockInterviewItem, now: datetime) -> ItemReport:
+    if item.is_problem:
+        return _problem_report(item, now)
+    return _drill_report(item, now) if item.is_drill else _question_report(item, now)
+
+
 def interview_report(*, interview: MockInterview, now: datetime | None = None) -> Report:
     """Everything the report page shows: per item the score and its evidence, the total, what to study next."""
     now = now or timezone.now()
-    items = list(interview.items.select_related("question", "question__topic", "problem", "interview"))
-    reports = [_problem_report(item, now) if item.is_problem else _question_report(item, now) for item in items]
+    items = list(interview.items.select_related("question", "question__topic", "problem", "interview", "drill",
+                                                "drill_attempt"))
+    reports = [_item_report(item, now) for item in items]
     weights = sum(report.weight for report in reports)
     score = sum(report.score * report.weight for report in reports) / weights if weights else 0.0
     coverage: dict[int, list[float]] = {}

@@ -96,7 +96,8 @@ def item_is_done(item: PracticeItem, solved: set[int]) -> bool:
 
 def session_view(*, session: PracticeSession, position: int | None = None) -> SessionView:
     """The session's items, each marked done or not, and the one to show (position, else the first not done)."""
-    items = list(session.items.select_related("question", "question__topic", "problem"))
+    items = list(session.items.select_related("question", "question__topic", "problem", "drill", "drill__topic",
+                                              "drill_attempt"))
     solved = solved_problem_ids(user=session.user)
     for item in items:
         item.done = item_is_done(item, solved)

@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from interview.keypoints import covered_indices
 from interview.models import (
-    InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission, ProblemSet,
+    DrillAttempt, InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission, ProblemSet,
 )
 from interview.models.mock_interviews import DURATIONS
-from interview.selectors.mock_interviews import generated_loop
+from interview.selectors.mock_interviews import generated_loop, loop_drills
 from interview.selectors.problem_sets import set_items
+from interview.services.drills import drill_answer_grade, drill_attempt_start
 from interview.services.submissions import Created, submission_create
 
 
@@ -48,11 +49,14 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
         if duration_minutes not in DURATIONS:
             raise InterviewError(f"Pick a duration of {', '.join(map(str, DURATIONS))} minutes.")
         duration = timedelta(minutes=duration_minutes)
+    drills = []
     if problem_set is not None:
         targets = [(item.question, item.problem) for item in set_items(problem_set)]
         level = ""
     elif level in Level.values:
-        targets = generated_loop(level=level, duration_minutes=duration_minutes, rng=rng or random.Random())
+        rng = rng or random.Random()
+        targets = generated_loop(level=level, duration_minutes=duration_minutes, rng=rng)
+        drills = loop_drills(level=level, rng=rng)
     else:
         raise InterviewError("Pick a published set or a level for the generated loop.")
     if not targets:
@@ -63,10 +67,19 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
                                                  duration_minutes=duration_minutes, started_at=now,
                                                  ends_at=now + duration)
         MockInterviewItem.objects.bulk_create(
-            MockInterviewItem(interview=interview, position=position, question=question, problem=problem)
-            for position, (question, problem) in enumerate(targets, start=1)
+            MockInterviewItem(interview=interview, position=position, **row)
+            for position, row in enumerate(_item_rows(targets, drills, user=user, now=now), start=1)
         )
     return interview
+
+
+def _item_rows(targets: list[tuple], drills: list, *, user, now: datetime) -> list[dict]:
+    """The items' fields in order: the drills go before the first coding problem, each with its numbers drawn."""
+    rows = [{"problem": problem} if problem is not None else {"question": question} for question, problem in targets]
+    first_problem = next((index for index, row in enumerate(rows) if "problem" in row), len(rows))
+    rows[first_problem:first_problem] = [
+        {"drill": drill, "drill_attempt": drill_attempt_start(user=user, drill=drill, now=now)} for drill in drills]
+    return rows
 
 
 def _locked_running(interview: MockInterview, now: datetime) -> MockInterview:
@@ -128,6 +141,24 @@ def mock_interview_answer(*, item: MockInterviewItem, answer: str, now: datetime
         raise InterviewOver(item.interview)
     for name, value in fields.items():
         setattr(item, name, value)
+    return item
+
+
+def mock_interview_estimate(*, item: MockInterviewItem, answer: str, now: datetime | None = None) -> MockInterviewItem:
+    """Submit a drill's estimate (again, to replace it, while the clock runs); InterviewOver after the end.
+
+    AnswerRefused, with nothing written, for an answer that cannot be graded.
+    """
+    if item.drill_id is None:
+        raise InterviewError("Only an estimation drill is answered with a number and a unit.")
+    now = now or timezone.now()
+    graded = drill_answer_grade(attempt=item.drill_attempt, answer=answer)
+    with transaction.atomic():
+        if not _running_item(item, now).update(answer=graded.answer, draft=graded.answer, answered_at=now):
+            raise InterviewOver(item.interview)
+        DrillAttempt.objects.filter(pk=item.drill_attempt_id).update(
+            answer=graded.answer, answer_value=graded.value, score=graded.score, answered_at=now)
+    item.answer, item.answered_at = graded.answer, now
     return item
 
 

@@ -5,37 +5,31 @@ due date is the scheduler's, never computed here. Each item moves by one guarded
 interview.models.practice), so a double-clicked button records one review.
 """
 
-from datetime import datetime, timedelta
-from functools import lru_cache
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from fsrs import Card, Rating as FsrsRating, Scheduler
+from fsrs import Card, Rating as FsrsRating
 
 from interview.keypoints import covered_indices
 from interview.models import (
     Difficulty, ItemState, PracticeItem, PracticeSession, ProblemSet, Question, Rating, Review, ReviewCard,
     SessionState, StudyProfile, Topic,
 )
+from interview.selectors.drills import due_drill_cards, topic_drills
 from interview.selectors.practice import solved_problem_ids
 from interview.selectors.study_days import end_of_today, valid_timezone
+from interview.services.drills import DrillError, drill_attempt_answer, drill_attempt_start
+from interview.services.scheduling import scheduler
 
 SESSION_SIZE = 10
 DUE_SESSION_SIZE = 20
+# Estimation drills a topic session adds after its questions.
+SESSION_DRILLS = 3
 
 
 class PracticeError(Exception):
     """A practice write that does not apply (an empty session, an item already rated)."""
-
-
-@lru_cache(maxsize=1)
-def scheduler() -> Scheduler:
-    """FSRS with its published default parameters, 90 % desired retention, and one ten-minute learning step.
-
-    A concept question is a whole answer, not a flash card: a new one rated Good or Easy goes straight to
-    days-long intervals, while Again or Hard brings it back within the same sitting.
-    """
-    return Scheduler(learning_steps=(timedelta(minutes=10),))
 
 
 def study_profile_set_timezone(*, user, timezone_name: str) -> bool:
@@ -72,26 +66,31 @@ def review_record(*, user, question: Question, rating: int, covered: list[int], 
 
 def practice_session_start(*, user, topic: Topic | None = None, problem_set: ProblemSet | None = None,
                            now: datetime | None = None) -> PracticeSession:
-    """A session over a set (all its items), a topic (due, then new, then soonest) or, with neither, what is due."""
+    """A session over a set (all its items), a topic (due, then new, then soonest: questions, then a few drills) or,
+    with neither, what is due (questions, then drills)."""
     now = now or timezone.now()
+    drills = []
     if problem_set is not None:
         targets = [(item.question, item.problem) for item in problem_set.items.select_related("question", "problem")
                    if (item.question or item.problem).retired_at is None]
     elif topic is not None:
         targets = [(question, None) for question in _topic_questions(user=user, topic=topic, now=now)]
+        drills = topic_drills(user=user, topic=topic, limit=SESSION_DRILLS, now=now)
     else:
         due = (ReviewCard.objects.filter(user=user, due__lt=end_of_today(user=user, now=now),
                                          question__in=Question.objects.live())
                .select_related("question").order_by("due")[:DUE_SESSION_SIZE])
         targets = [(card.question, None) for card in due]
-    if not targets:
+        drills = [card.drill for card in due_drill_cards(user=user, now=now)[:DUE_SESSION_SIZE]]
+    if not targets and not drills:
         raise PracticeError("Nothing to practise there: no question is due today.")
     with transaction.atomic():
         session = PracticeSession.objects.create(user=user, topic=topic, problem_set=problem_set, started_at=now)
+        # A drill's numbers are drawn now, so the page shows and grades the same ones however often it is opened.
+        rows = [{"question": question, "problem": problem} for question, problem in targets] + [
+            {"drill": drill, "drill_attempt": drill_attempt_start(user=user, drill=drill, now=now)} for drill in drills]
         PracticeItem.objects.bulk_create(
-            PracticeItem(session=session, position=position, question=question, problem=problem)
-            for position, (question, problem) in enumerate(targets, start=1)
-        )
+            PracticeItem(session=session, position=position, **row) for position, row in enumerate(rows, start=1))
     return session
 
 
@@ -137,6 +136,20 @@ def practice_rate(*, item: PracticeItem, rating: int, covered: list[int], now: d
     return review
 
 
+def practice_estimate(*, item: PracticeItem, answer: str, now: datetime | None = None) -> PracticeItem:
+    """Grade the drill's estimate and review its card; AnswerRefused, with nothing written, when it cannot be."""
+    if item.drill_id is None:
+        raise PracticeError("Only an estimation drill is answered with a number and a unit.")
+    with transaction.atomic():
+        try:
+            drill_attempt_answer(attempt=item.drill_attempt, answer=answer, now=now)
+        except DrillError as error:
+            raise PracticeError(str(error)) from None
+        _move(item, ItemState.PENDING, state=ItemState.RATED)
+        _finish_when_done(item.session, now=now)
+    return item
+
+
 def practice_skip(*, item: PracticeItem, now: datetime | None = None) -> None:
     """Leave an item for later (a problem is also left by solving it: done is read from the submissions)."""
     with transaction.atomic():
@@ -149,7 +162,8 @@ def _finish_when_done(session: PracticeSession, *, now: datetime | None) -> None
                                                                                      ItemState.SKIPPED))
     open_problems = session.items.filter(problem__isnull=False, state=ItemState.PENDING)
     unsolved = open_problems.exclude(problem_id__in=solved_problem_ids(user=session.user))
-    if not open_questions.exists() and not unsolved.exists():
+    open_drills = session.items.filter(drill__isnull=False, state=ItemState.PENDING)
+    if not open_questions.exists() and not unsolved.exists() and not open_drills.exists():
         practice_session_finish(session=session, now=now)
 
 

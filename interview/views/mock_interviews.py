@@ -7,6 +7,7 @@ here and lands on the submission's page.
 """
 
 import uuid
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from interview.estimation.units import AnswerRefused, unit_label
 from interview.models import Level, MockInterview, MockInterviewItem, ProblemSet, Suite
 from interview.models.mock_interviews import DURATIONS
 from interview.rendering import render_user_markdown
@@ -26,8 +28,8 @@ from interview.selectors.mock_interviews import (
 )
 from interview.selectors.problem_sets import published_sets
 from interview.services.mock_interviews import (
-    InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_finish,
-    mock_interview_open, mock_interview_start, mock_interview_submit,
+    InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_estimate,
+    mock_interview_finish, mock_interview_open, mock_interview_start, mock_interview_submit,
 )
 from interview.services.submissions import Refused
 from interview.views.problems import EDITOR_SCRIPT, EDITOR_STYLESHEET
@@ -69,7 +71,8 @@ def _own_interview(request, pk: int) -> MockInterview:
 def _own_item(request, pk: int, position: int) -> MockInterviewItem:
     return get_object_or_404(
         MockInterviewItem.objects.select_related("interview", "interview__problem_set", "question",
-                                                 "question__topic", "problem"),
+                                                 "question__topic", "problem", "drill", "drill__topic",
+                                                 "drill_attempt"),
         interview__pk=pk, interview__user=request.user, position=position,
     )
 
@@ -101,6 +104,9 @@ def mock_interview_item_view(request, pk: int, position: int):
         "previous": next((other for other in items if other.position == position - 1), None),
         "next": next((other for other in items if other.position == position + 1), None),
     }
+    if item.is_drill:
+        context.update(worked=item.drill_attempt.worked(), typed=request.GET.get("typed", "")[:80] or item.answer,
+                       unit_label=unit_label(item.drill_attempt.spec["answer_unit"]))
     if item.is_problem:
         context.update(
             source=item.draft or item.problem.starter_code,
@@ -133,6 +139,25 @@ def mock_interview_answer_view(request, pk: int, position: int):
         messages.error(request, str(error))
         return redirect(item)
     messages.success(request, "Answer saved. You can change it until the time is up.")
+    following = item.interview.items.filter(position=position + 1).first()
+    return redirect(following or item)
+
+
+@login_required
+@require_POST
+def mock_interview_estimate_view(request, pk: int, position: int):
+    item = _own_item(request, pk, position)
+    typed = request.POST.get("answer", "")
+    try:
+        mock_interview_estimate(item=item, answer=typed)
+    except InterviewOver as over:
+        messages.error(request, str(over))
+        return redirect("mock_interview_report", pk=pk)
+    except (InterviewError, AnswerRefused) as refusal:
+        messages.error(request, str(refusal))
+        return redirect(f"{item.get_absolute_url()}?{urlencode({'typed': typed[:80]})}")
+    messages.success(request, "Estimate saved. You can change it until the time is up; the report shows the "
+                              "worked solution.")
     following = item.interview.items.filter(position=position + 1).first()
     return redirect(following or item)
 

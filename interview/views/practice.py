@@ -4,12 +4,15 @@ The forms carry the browser's time zone (practice.js fills a hidden field), whic
 are counted in.
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from interview.estimation.units import AnswerRefused, unit_label
 from interview.models import ItemState, PracticeItem, PracticeSession, ProblemSet, Rating, Topic
 from interview.rendering import render_user_markdown
 from interview.selectors.practice import (
@@ -18,8 +21,8 @@ from interview.selectors.practice import (
 from interview.selectors.problem_sets import published_sets
 from interview.selectors.study_days import study_streak
 from interview.services.practice import (
-    PracticeError, practice_rate, practice_reveal, practice_session_finish, practice_session_start, practice_skip,
-    study_profile_set_timezone,
+    PracticeError, practice_estimate, practice_rate, practice_reveal, practice_session_finish, practice_session_start,
+    practice_skip, study_profile_set_timezone,
 )
 
 DUE_LIST_LENGTH = 12
@@ -73,7 +76,11 @@ def practice_session_view(request, pk: int):
     position = request.GET.get("item", "")
     view = session_view(session=session, position=int(position) if position.isdigit() else None)
     current = view.current
-    context = {"view": view, "session": session, "current": current, "ratings": Rating.choices}
+    context = {"view": view, "session": session, "current": current, "ratings": Rating.choices,
+               "typed": request.GET.get("typed", "")[:80]}
+    if current is not None and current.drill_id:
+        context["worked"] = current.drill_attempt.worked()
+        context["unit_label"] = unit_label(current.drill_attempt.spec["answer_unit"])
     if current is not None and current.question_id and current.state != ItemState.PENDING:
         context["answer_html"] = render_user_markdown(current.answer) if current.answer else ""
         context["key_points"] = [{"index": index, "text": point["text"], "matched": index in current.matched}
@@ -89,7 +96,8 @@ def _suggested_rating(covered: int, total: int) -> int:
 
 
 def _own_item(request, pk: int) -> PracticeItem:
-    return get_object_or_404(PracticeItem.objects.select_related("session", "session__user", "question"),
+    return get_object_or_404(PracticeItem.objects.select_related("session", "session__user", "question",
+                                                                 "drill_attempt"),
                              pk=pk, session__user=request.user)
 
 
@@ -138,6 +146,21 @@ def _when(due, now) -> str:
         return f"in {round(seconds / 3600)} hours"
     days = round(seconds / 86400)
     return f"in {days} day{'s' if days != 1 else ''}"
+
+
+@login_required
+@require_POST
+def practice_estimate_view(request, pk: int):
+    item = _own_item(request, pk)
+    typed = request.POST.get("answer", "")
+    try:
+        practice_estimate(item=item, answer=typed)
+    except AnswerRefused as refusal:
+        messages.error(request, str(refusal))
+        return redirect(f"{item.session.get_absolute_url()}?{urlencode({'item': item.position, 'typed': typed[:80]})}")
+    except PracticeError as error:
+        messages.info(request, str(error))
+    return _back_to(item, same_item=True)
 
 
 @login_required

@@ -7,7 +7,7 @@ import pytest
 from tests.interview.factories import QuestionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-PARTS = ["Questions", "Problems", "Practice", "Interviews", "Sets"]
+PARTS = ["Questions", "Problems", "Drills", "Practice", "Interviews", "Sets"]
 
 
 def navigation(response) -> list[tuple[str, str, bool]]:

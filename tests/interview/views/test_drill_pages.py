@@ -1,0 +1,103 @@
+"""The drill pages over HTTP: the list, a drill's numbers kept across reloads, answering, and the worked solution."""
+
+import random
+import re
+
+import pytest
+
+from interview.models import DrillAttempt, MockInterviewItem, PracticeItem
+from interview.services.mock_interviews import mock_interview_finish, mock_interview_start
+from interview.services.practice import practice_session_start
+from tests.interview.drill_support import make_drill, right_answer
+from tests.interview.factories import ProblemFactory, QuestionFactory, TopicFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def user_client(client):
+    client.user = UserFactory()
+    client.force_login(client.user)
+    return client
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_list_shows_the_drills_by_topic(client):
+    make_drill(TopicFactory(slug="inference", name="LLM inference"), slug="kv-bytes")
+    response = client.get("/drills/")
+    assert response.status_code == 200
+    assert "LLM inference" in text(response) and 'href="/drills/kv-bytes/"' in response.content.decode()
+
+
+def test_a_drill_keeps_its_numbers_across_reloads_and_grades_an_answer_with_the_worked_solution(user_client):
+    make_drill(TopicFactory())
+    first = text(user_client.get("/drills/kv-bytes/"))
+    assert text(user_client.get("/drills/kv-bytes/")) == first
+    attempt = DrillAttempt.objects.get()
+    assert f"{attempt.parameters['layers']} layers" in first
+
+    response = user_client.post(f"/drills/attempts/{attempt.pk}/answer", {"answer": right_answer(attempt)})
+    assert response.status_code == 302 and response.url == f"/drills/attempts/{attempt.pk}/"
+    page = user_client.get(response.url)
+    body = page.content.decode()
+    assert re.search(r'data-drill-score>\s*100%', body)
+    shown = re.search(r"data-right-answer>([^<]+)<", body)[1]
+    assert float(shown.split()[0]) == pytest.approx(attempt.right_value, rel=1e-3)  # the worked value is graded
+    assert "bytes = 2 * values" in text(page) and "IEEE 754-2019" in text(page)
+
+
+def test_an_answer_in_the_wrong_unit_is_refused_with_a_reason_and_kept_in_the_box(user_client):
+    make_drill(TopicFactory())
+    user_client.get("/drills/kv-bytes/")
+    attempt = DrillAttempt.objects.get()
+    response = user_client.post(f"/drills/attempts/{attempt.pk}/answer", {"answer": "160 GB/s"})
+    assert response.status_code == 400
+    assert "is a quantity of information per time, but this drill asks for a quantity of information" in text(response)
+    assert 'value="160 GB/s"' in response.content.decode()
+    attempt.refresh_from_db()
+    assert attempt.score is None and not attempt.answered
+
+
+def test_another_users_attempt_is_not_found(user_client):
+    make_drill(TopicFactory())
+    other = UserFactory()
+    user_client.force_login(other)
+    user_client.get("/drills/kv-bytes/")
+    attempt = DrillAttempt.objects.get(user=other)
+    user_client.force_login(user_client.user)
+    assert user_client.get(f"/drills/attempts/{attempt.pk}/").status_code == 404
+    assert user_client.post(f"/drills/attempts/{attempt.pk}/answer", {"answer": "1 KiB"}).status_code == 404
+
+
+def test_a_practice_session_asks_its_drill_and_shows_the_worked_solution_once_answered(user_client):
+    topic = TopicFactory()
+    make_drill(topic)
+    session = practice_session_start(user=user_client.user, topic=topic)
+    item = PracticeItem.objects.select_related("drill_attempt").get(session=session)
+    assert "The interviewer asks" in text(user_client.get(session.get_absolute_url()))
+    refused = user_client.post(f"/practice/items/{item.pk}/estimate", {"answer": "12 apples"}, follow=True)
+    assert "is not a unit I know" in text(refused) and 'value="12 apples"' in refused.content.decode()
+    user_client.post(f"/practice/items/{item.pk}/estimate", {"answer": right_answer(item.drill_attempt)})
+    page = text(user_client.get(f"{session.get_absolute_url()}?item=1"))
+    assert "Worked solution" in page and "100%" in page
+
+
+def test_the_mock_interview_report_shows_the_estimate_against_the_right_value(user_client):
+    for index in range(4):
+        QuestionFactory(topic=TopicFactory(slug=f"t{index}"))
+    ProblemFactory()
+    make_drill(TopicFactory(slug="numbers"))
+    interview = mock_interview_start(user=user_client.user, duration_minutes=30, level="mid", rng=random.Random(2))
+    item = MockInterviewItem.objects.select_related("drill_attempt").get(interview=interview, drill__isnull=False)
+    page = text(user_client.get(item.get_absolute_url()))
+    assert "Estimation drill" in page and "Worked solution" not in page
+    wrong = item.drill_attempt.right_value * 2
+    response = user_client.post(f"{item.get_absolute_url()}estimate", {"answer": f"{wrong} KiB"})
+    assert response.status_code == 302
+    mock_interview_finish(interview=interview)
+    report = text(user_client.get(f"/mock-interviews/{interview.pk}/report/"))
+    assert f"Your answer {wrong} KiB" in report
+    assert "Worked solution" in report and "Right value" in report
