@@ -103,7 +103,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='mockinterviewitem',
             name='drill_attempt',
-            field=models.OneToOneField(blank=True, help_text="The drill's numbers, drawn when the interview started.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='mock_interview_item', to='interview.drillattempt'),
+            field=models.OneToOneField(blank=True, help_text="The drill's numbers, drawn when the interview started.", null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='mock_interview_item', to='interview.drillattempt'),
         ),
         migrations.AddField(
             model_name='practiceitem',

@@ -81,7 +81,8 @@ class MockInterviewItem(models.Model):
     question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     problem = models.ForeignKey(Problem, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     drill = models.ForeignKey(Drill, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    drill_attempt = models.OneToOneField(DrillAttempt, null=True, blank=True, on_delete=models.PROTECT,
+    # RESTRICT, not PROTECT: an attempt goes only with its user, whose interviews (and items) go with it.
+    drill_attempt = models.OneToOneField(DrillAttempt, null=True, blank=True, on_delete=models.RESTRICT,
                                          related_name="mock_interview_item",
                                          help_text="The drill's numbers, drawn when the interview started.")
     draft = models.TextField(blank=True, help_text="The answer or code as it is being written, saved as typed.")

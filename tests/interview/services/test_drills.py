@@ -5,7 +5,7 @@ import random
 import pytest
 
 from interview.estimation.units import AnswerRefused
-from interview.models import DrillAttempt, DrillCard, ItemState, MockInterviewItem, SessionState
+from interview.models import Drill, DrillAttempt, DrillCard, ItemState, MockInterviewItem, SessionState
 from interview.selectors.mock_interviews import interview_report
 from interview.services.drills import DrillError, drill_attempt_answer, drill_attempt_start
 from interview.services.mock_interviews import InterviewOver, mock_interview_estimate, mock_interview_start
@@ -143,3 +143,12 @@ def test_an_interview_estimate_counts_in_the_report_until_the_end_and_is_refused
     assert entry.score == 1.0 and entry.item.drill_attempt.answer == right_answer(attempt)
     assert entry.worked.answer == pytest.approx(attempt.right_value)
     assert entry.worked.steps[-1].name == "bytes"
+
+
+def test_deleting_a_user_deletes_their_attempts_with_their_sessions_and_interviews(clock):
+    loop_bank()
+    user = UserFactory()
+    mock_interview_start(user=user, duration_minutes=30, level="mid", rng=random.Random(1))
+    practice_session_start(user=user, topic=Drill.objects.get().topic)
+    user.delete()
+    assert not DrillAttempt.objects.exists() and not MockInterviewItem.objects.exists()
