@@ -180,15 +180,19 @@ def _title_hit(literal: str) -> Case:
 def _search_sqlite(questions: QuerySet[Question], query: str, *, names_only: bool) -> QuerySet[Question]:
     """Full-text search in SQLite's FTS5 index (migration 0008): porter-stemmed, ranked by bm25.
 
-    Every word must occur (or a word starting with it, for a word still being typed). A title that contains
-    the query comes first; a match on the title or slug as a plain substring also counts, as on PostgreSQL.
+    Every word must occur (or, from three letters on, a word starting with it: one still being typed). A
+    title that contains the query comes first; a match on the title or slug as a plain substring also counts,
+    as on PostgreSQL.
     """
     words = _WORD.findall(query)
     literal = query.strip()
     if not words:
         return questions.filter(Q(title__icontains=literal) | Q(slug__icontains=literal))
-    # Each word quoted, so that nothing a user types is read as FTS5 syntax; `*` makes it a prefix.
-    match = " ".join('"{}"*'.format(word.replace('"', '""')) for word in words)
+    # Each word quoted, so that nothing a user types is read as FTS5 syntax; `*` makes it a prefix, for words
+    # long enough that the prefix still says something (a lone `a` would match most of the index, slowly).
+    match = " ".join(
+        '"{}"{}'.format(word.replace('"', '""'), "*" if len(word) >= _MIN_PREFIX_LENGTH else "") for word in words
+    )
     index, row = "interview_question_search", f"{Question._meta.db_table}.id"
     in_index = f"FROM {index} WHERE {index} MATCH %s AND {index}.rowid = {row}"
     bm25 = RawSQL(f"SELECT bm25({index}, {_SQLITE_COLUMN_WEIGHTS}) {in_index}", [match], FloatField())
@@ -197,7 +201,9 @@ def _search_sqlite(questions: QuerySet[Question], query: str, *, names_only: boo
         [SNIPPET_OPEN, SNIPPET_CLOSE, match],
         TextField(),
     )
-    matches = Q() if names_only else Q(bm25__isnull=False) | Q(title__icontains=literal) | Q(slug__icontains=literal)
+    # One evaluation of the query for the rows that match; bm25 and the snippet only for those rows.
+    in_results = RawSQL(f"SELECT rowid FROM {index} WHERE {index} MATCH %s", [match])
+    matches = Q() if names_only else Q(pk__in=in_results) | Q(title__icontains=literal) | Q(slug__icontains=literal)
     return (
         questions.annotate(bm25=bm25, title_hit=_title_hit(literal), search_snippet=snippet)
         .filter(matches)
