@@ -125,12 +125,12 @@ def _tree(formula: str) -> ast.expr:
     return expressions.parse(formula)
 
 
-def _answer(spec: DrillSpec, parameters: dict[str, Any]) -> float:
-    """The answer alone, as work() computes it, without writing out the steps."""
+def _answer(spec: DrillSpec, parameters: dict[str, Any], to_answer_unit: float) -> float:
+    """The answer alone, as work() computes it, without writing out the steps (units scale, so a factor does)."""
     values = {name: value for name, value in parameters.items() if not isinstance(value, str)}
     for step in spec.steps:
         values[step.name] = expressions.evaluate(_tree(step.formula), values)
-    return units.convert(values[spec.steps[-1].name], spec.steps[-1].unit, spec.answer_unit)
+    return values[spec.steps[-1].name] * to_answer_unit
 
 
 def render_prompt(template: str, parameters: dict[str, Any]) -> str:
@@ -232,9 +232,10 @@ def _combinations(spec: DrillSpec):
 
 
 def _evaluation_problems(spec: DrillSpec) -> list[tuple[str, str]]:
+    to_answer_unit = units.convert(1.0, spec.steps[-1].unit, spec.answer_unit)
     for parameters in _combinations(spec):
         try:
-            answer = _answer(spec, parameters)
+            answer = _answer(spec, parameters, to_answer_unit)
         except expressions.ExpressionError as error:
             return [("steps", f"with {parameters}: {error}")]
         if not answer > 0:
