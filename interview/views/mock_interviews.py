@@ -27,6 +27,7 @@ from interview.selectors.mock_interviews import (
     PARTIAL_CREDIT, PROBLEM_WEIGHT, interview_report, item_submissions, past_interviews, running_interview,
 )
 from interview.selectors.problem_sets import published_sets
+from interview.selectors.rubric import interview_rubric
 from interview.services.mock_interviews import (
     InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_estimate,
     mock_interview_finish, mock_interview_open, mock_interview_start, mock_interview_submit,
@@ -203,7 +204,7 @@ def mock_interview_report_view(request, pk: int):
         answer = item_report.item.answer
         item_report.answer_html = render_user_markdown(answer) if answer else ""
     context = {"report": report, "interview": interview, "partial_credit": PARTIAL_CREDIT,
-               "problem_weight": PROBLEM_WEIGHT}
+               "problem_weight": PROBLEM_WEIGHT, "rubric": interview_rubric(report=report)}
     return render(request, "interview/mock_interviews/report.html", context)
 
 
