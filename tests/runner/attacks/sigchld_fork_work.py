@@ -1,5 +1,5 @@
 # expect: runtime_error
-# message: runs in one process
+# message: runs in this one process
 # problem: mhsa
 # tests: all
 # Ignores SIGCHLD and does every call's work, forward and backward, in forked children: the kernel reaps
