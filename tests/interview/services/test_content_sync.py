@@ -64,7 +64,7 @@ def test_a_first_sync_creates_the_topics_and_questions_from_the_files(content):
     )
     content.write_question("sdpa", difficulty="easy")
 
-    assert sync(content) == {"Topics": counts(created=2), "Questions": counts(created=2)}
+    assert sync(content) == {"Topics": counts(created=2), "Questions": counts(created=2), "Drills": counts()}
 
     question = Question.objects.get(slug="flash-attention")
     assert question.origin == Origin.FILE
@@ -85,7 +85,7 @@ def test_a_second_sync_changes_nothing_and_says_so(content):
     sync(content)
     before = snapshot()
 
-    assert sync(content) == {"Topics": counts(unchanged=2), "Questions": counts(unchanged=2)}
+    assert sync(content) == {"Topics": counts(unchanged=2), "Questions": counts(unchanged=2), "Drills": counts()}
     assert snapshot() == before
 
 
@@ -190,7 +190,7 @@ def test_questions_written_in_the_admin_are_never_touched(content):
     content.write_question("sdpa")
     sync(content)
 
-    assert sync(content) == {"Topics": counts(unchanged=2), "Questions": counts(unchanged=1)}
+    assert sync(content) == {"Topics": counts(unchanged=2), "Questions": counts(unchanged=1), "Drills": counts()}
     own.refresh_from_db()
     topic.refresh_from_db()
     assert (own.title, own.origin, own.retired_at) == ("Mine", Origin.ADMIN, None)
