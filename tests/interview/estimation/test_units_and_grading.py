@@ -53,6 +53,10 @@ def test_an_answer_is_read_as_a_number_and_a_unit_and_converted_to_the_drills_un
     ("140 PB", "GB", "a million times off"),
     ("140 B", "GB", "a million times off"),
     ("1" * 100, "GB", "at most 80 characters"),
+    ("1 (GB)^9^9^9", "GB", "is not a unit"),       # a power that would never finish computing
+    ("1 GB**99999999", "GB", "is not a unit"),
+    ("2 GB*GB", "GB", "is not a unit"),
+    ("2 GB/", "GB", "is not a unit I know"),         # pint's parser asserts on a dangling operator
 ])
 def test_an_answer_that_cannot_be_graded_is_refused_with_a_reason(typed, unit, message):
     with pytest.raises(AnswerRefused, match=message.replace("(", r"\(")):
