@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from interview.estimation.units import AnswerRefused, unit_label
 from interview.models import ItemState, PracticeItem, PracticeSession, ProblemSet, Rating, Topic
 from interview.rendering import render_user_markdown
+from interview.selectors.drills import due_drill_cards
 from interview.selectors.practice import (
     due_cards, recent_sessions, session_view, solved_problems, topic_progress, upcoming_count,
 )
@@ -37,10 +38,13 @@ def _remember_timezone(request) -> None:
 @login_required
 def practice_view(request):
     due = due_cards(user=request.user)
+    due_drills = due_drill_cards(user=request.user)
     progress = topic_progress(user=request.user)
     context = {
         "due": list(due[:DUE_LIST_LENGTH]),
         "due_count": due.count(),
+        "due_drills": list(due_drills[:DUE_LIST_LENGTH]),
+        "due_drill_count": due_drills.count(),
         "upcoming_count": upcoming_count(user=request.user),
         "progress": progress,
         "streak": study_streak(user=request.user),

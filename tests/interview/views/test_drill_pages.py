@@ -2,10 +2,13 @@
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from interview.models import DrillAttempt, MockInterviewItem, PracticeItem
+from interview.services.drills import drill_attempt_answer, drill_attempt_start
 from interview.services.mock_interviews import mock_interview_finish, mock_interview_start
 from interview.services.practice import practice_session_start
 from tests.interview.drill_support import make_drill, right_answer
@@ -101,3 +104,12 @@ def test_the_mock_interview_report_shows_the_estimate_against_the_right_value(us
     report = text(user_client.get(f"/mock-interviews/{interview.pk}/report/"))
     assert f"Your answer {wrong} KiB" in report
     assert "Worked solution" in report and "Right value" in report
+
+
+def test_the_practice_dashboard_counts_due_drills_and_offers_their_review(user_client):
+    drill = make_drill(TopicFactory())
+    attempt = drill_attempt_start(user=user_client.user, drill=drill, now=timezone.now() - timedelta(days=1))
+    drill_attempt_answer(attempt=attempt, answer="1 B", now=timezone.now() - timedelta(days=1))  # Again
+    page = user_client.get("/practice/").content.decode()
+    assert 'data-due-drills="1"' in page and "Review what is due (1)" in page
+    assert 'disabled title="Nothing is due today"' not in page
