@@ -30,12 +30,18 @@ SECRETS = {"DJANGO_SECRET_KEY": "attack-canary-secret", "DATABASE_URL": "postgre
            "REDIS_URL": "redis://127.0.0.1:6379/9"}
 
 
+# Attacks whose tests read what a full run reports after the first failure; the rest stop there, as
+# `runner check` does: the verdict is the first failing test's either way.
+JUDGED_TO_THE_END = {"exit_during_call.py"}
+
+
 def _judge_attacks(paths: list[Path], uid_base: int) -> dict:
     """Judge paths one after another with uids of their own, so a survivor is this run's, not a neighbour's."""
     results = {}
     for path in paths:
         verdict = judge_for_tests(header_field(path, "problem") or "stable-softmax", path.read_bytes(),
                                   tests=header_field(path, "tests") or "sample",
+                                  stop_at_first_failure=path.name not in JUDGED_TO_THE_END,
                                   sandbox=SandboxOptions(mode="bubblewrap", require=True, uid_base=uid_base))
         uid = sandbox_uid(verdict)
         # A judge returns once its sandboxes are killed; they finish exiting, and hand their uid back, after.
