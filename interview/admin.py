@@ -253,11 +253,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
 class ProblemSetItemForm(forms.ModelForm):
     class Meta:
         model = ProblemSetItem
-        fields = ("position", "question", "problem")
+        fields = ("position", *ITEM_KINDS)
 
     def has_changed(self):
         # A blank new row is no item, even when the drag handles gave it a position.
-        chosen = self.data.get(self.add_prefix("question")) or self.data.get(self.add_prefix("problem"))
+        chosen = any(self.data.get(self.add_prefix(kind)) for kind in ITEM_KINDS)
         if self.instance.pk is None and not chosen:
             return False
         return super().has_changed()
@@ -265,7 +265,7 @@ class ProblemSetItemForm(forms.ModelForm):
 
 class ProblemSetItemFormSet(forms.BaseInlineFormSet):
     def clean(self):
-        """Refuse a set that lists the same question or problem twice, naming it (the database would too)."""
+        """Refuse a set that lists the same question, problem or drill twice, naming it (the database would too)."""
         super().clean()
         seen = set()
         for form in self.forms:
@@ -290,7 +290,8 @@ class ProblemSetItemInline(FileOriginReadOnly, admin.TabularInline):
     model = ProblemSetItem
     form = ProblemSetItemForm
     formset = ProblemSetItemFormSet
-    fields = ("position", "question", "problem")
+    fields = ("position", *ITEM_KINDS)
+    # Drills are few enough for a plain list, which a curator can use without a drill admin of their own.
     autocomplete_fields = ("question", "problem")
     extra = 1
     ordering = ("position", "id")

@@ -16,7 +16,7 @@ from interview.content.questions import (
 
 SETS_FOLDER = "sets"
 # The kinds of thing an item can name, as an item writes them (`- question: <id>`).
-ITEM_KINDS = ("question", "problem")
+ITEM_KINDS = ("question", "problem", "drill")
 REQUIRED_FIELDS = ("id", "title", "difficulty", "items")
 OPTIONAL_FIELDS = ("minutes", "published")
 MINUTES_RANGE = (5, 240)

@@ -85,6 +85,8 @@ class MockInterviewItem(models.Model):
     drill_attempt = models.OneToOneField(DrillAttempt, null=True, blank=True, on_delete=models.RESTRICT,
                                          related_name="mock_interview_item",
                                          help_text="The drill's numbers, drawn when the interview started.")
+    follows = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="follow_ups",
+                                help_text="The coding item this follow-up is asked after, once its code is submitted.")
     draft = models.TextField(blank=True, help_text="The answer or code as it is being written, saved as typed.")
     answer = models.TextField(blank=True, help_text="The concept answer the user submitted.")
     answered_at = models.DateTimeField(null=True, blank=True, help_text="When the answer was last submitted.")

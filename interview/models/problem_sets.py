@@ -1,4 +1,4 @@
-"""Problem sets: ordered lists of concept questions and coding problems that a curator publishes.
+"""Problem sets: ordered lists of concept questions, coding problems and estimation drills a curator publishes.
 
 Most sets come from files in git (origin `file`, written only by sync_content, see
 interview.content.problem_sets); staff or the `curators` group can add more in the admin (origin `admin`),
@@ -11,6 +11,7 @@ from django.db import models
 from django.urls import reverse
 
 from interview.content.problem_sets import ITEM_KINDS
+from interview.models.drills import Drill
 from interview.models.problems import Problem
 from interview.models.questions import Difficulty, Origin, Question
 
@@ -66,6 +67,7 @@ class ProblemSetItem(models.Model):
     position = models.PositiveIntegerField(default=0, help_text="Items are shown in increasing position.")
     question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     problem = models.ForeignKey(Problem, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    drill = models.ForeignKey(Drill, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # One foreign key per kind of item (ITEM_KINDS, named as the set files name them); an item sets one.
 
     class Meta:
@@ -73,8 +75,8 @@ class ProblemSetItem(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=_exactly_one_of(ITEM_KINDS),
-                name="set_item_is_a_question_or_a_problem",
-                violation_error_message="An item is either a question or a problem: pick one of the two.",
+                name="set_item_names_one_thing",
+                violation_error_message="An item is a question, a problem or a drill: pick one of them.",
             ),
             *(
                 models.UniqueConstraint(
@@ -88,7 +90,7 @@ class ProblemSetItem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return str(self.question or self.problem)
+        return str(self.target)
 
     @property
     def kind(self) -> str:
@@ -96,9 +98,13 @@ class ProblemSetItem(models.Model):
         return next(kind for kind in ITEM_KINDS if getattr(self, f"{kind}_id") is not None)
 
     @property
-    def target(self) -> Question | Problem:
+    def target(self) -> Question | Problem | Drill:
         return getattr(self, self.kind)
 
     @property
     def is_problem(self) -> bool:
         return self.problem_id is not None
+
+    @property
+    def is_drill(self) -> bool:
+        return self.drill_id is not None

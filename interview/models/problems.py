@@ -9,7 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from interview.models.questions import Difficulty
+from interview.models.drills import Drill
+from interview.models.questions import Difficulty, Question
 
 
 class Needs(models.TextChoices):
@@ -65,6 +66,38 @@ class Problem(models.Model):
     def wall_seconds(self) -> float:
         """The judge's wall-clock budget for one run of this problem."""
         return float(self.limits.get("wall_s", 120))
+
+
+class ProblemFollowUp(models.Model):
+    """What an interviewer asks after the problem's code, as its problem.toml's `follow_ups` lists it, in order.
+
+    Written only by sync_content, which replaces a problem's list whenever the file's changes. Each names a bank
+    question or an estimation drill.
+    """
+
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="follow_ups")
+    position = models.PositiveSmallIntegerField()
+    question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="follow_up_of")
+    drill = models.ForeignKey(Drill, null=True, blank=True, on_delete=models.PROTECT, related_name="follow_up_of")
+
+    class Meta:
+        ordering = ("problem", "position")
+        constraints = [
+            models.UniqueConstraint(fields=["problem", "position"], name="one_follow_up_per_position"),
+            models.CheckConstraint(
+                condition=(models.Q(question__isnull=False, drill__isnull=True)
+                           | models.Q(question__isnull=True, drill__isnull=False)),
+                name="follow_up_is_a_question_or_a_drill",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.problem} → {self.target}"
+
+    @property
+    def target(self) -> Question | Drill:
+        return self.question if self.question_id is not None else self.drill
 
 
 class ProblemDraft(models.Model):

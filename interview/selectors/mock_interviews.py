@@ -85,6 +85,24 @@ def past_interviews(*, user, limit: int = 50) -> list[MockInterview]:
     return interviews
 
 
+def follow_up_wait(item: MockInterviewItem) -> str:
+    """Why a follow-up cannot be answered yet ("" when it can, and for any other item).
+
+    An interviewer asks after the code, one question at a time: a follow-up opens once its coding item has a
+    submission of all tests, and each earlier follow-up of that item has an answer.
+    """
+    problem_item = item.follows
+    if problem_item is None:
+        return ""
+    if not problem_item.attempts.filter(submission__suite=Suite.ALL).exists():
+        return (f"This follow-up is asked after your code: submit “{problem_item.problem.title}” "
+                f"(item {problem_item.position}) first.")
+    earlier = problem_item.follow_ups.filter(position__lt=item.position, answered_at__isnull=True).first()
+    if earlier is not None:
+        return f"Follow-ups are asked in order: answer item {earlier.position} first."
+    return ""
+
+
 def item_submissions(item: MockInterviewItem) -> list[Submission]:
     """The item's submissions of all tests made before the interview closed, newest first, with passed counts."""
     passed = Count("results", filter=Q(results__status=TestStatus.PASSED))
@@ -192,7 +210,7 @@ def interview_report(*, interview: MockInterview, now: datetime | None = None) -
     """Everything the report page shows: per item the score and its evidence, the total, what to study next."""
     now = now or timezone.now()
     items = list(interview.items.select_related("question", "question__topic", "problem", "interview", "drill",
-                                                "drill_attempt"))
+                                                "drill_attempt", "follows__problem"))
     reports = [_item_report(item, now) for item in items]
     weights = sum(report.weight for report in reports)
     score = sum(report.score * report.weight for report in reports) / weights if weights else 0.0

@@ -4,10 +4,10 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from interview.models import ProblemSet, ProblemSetItem, ReviewCard
+from interview.models import DrillCard, ProblemSet, ProblemSetItem, ReviewCard
 from interview.selectors.practice import solved_problem_ids
 
-# What an item of a set is to a user: a question recalled (last rated Good or Easy), or a problem solved.
+# What an item of a set is to a user: a question or drill recalled (last rated Good or Easy), or a problem solved.
 DONE, STARTED, NEW = "done", "started", "new"
 
 
@@ -16,12 +16,13 @@ def published_sets() -> QuerySet[ProblemSet]:
     return ProblemSet.objects.published().annotate(
         question_count=Count("items", filter=Q(items__question__isnull=False)),
         problem_count=Count("items", filter=Q(items__problem__isnull=False)),
+        drill_count=Count("items", filter=Q(items__drill__isnull=False)),
     ).order_by("difficulty", "title")
 
 
 def set_items(problem_set: ProblemSet) -> list[ProblemSetItem]:
     """The set's items in order, retired questions and problems left out."""
-    items = problem_set.items.select_related("question", "question__topic", "problem")
+    items = problem_set.items.select_related("question", "question__topic", "problem", "drill", "drill__topic")
     return [item for item in items if item.target.retired_at is None]
 
 
@@ -44,12 +45,14 @@ def item_statuses(*, user, items: list[ProblemSetItem]) -> dict[int, str]:
     attempted = set(user.submissions.values_list("problem_id", flat=True).distinct())
     ratings = dict(ReviewCard.objects.filter(user=user, question__in=[i.question_id for i in items if i.question_id])
                    .values_list("question_id", "last_rating"))
+    drill_ratings = dict(DrillCard.objects.filter(user=user, drill__in=[i.drill_id for i in items if i.drill_id])
+                         .values_list("drill_id", "last_rating"))
     statuses = {}
     for item in items:
         if item.is_problem:
             statuses[item.pk] = DONE if item.problem_id in solved else STARTED if item.problem_id in attempted else NEW
         else:
-            rating = ratings.get(item.question_id)
+            rating = drill_ratings.get(item.drill_id) if item.is_drill else ratings.get(item.question_id)
             statuses[item.pk] = NEW if rating is None else DONE if rating >= 3 else STARTED
     return statuses
 
@@ -64,7 +67,7 @@ def set_progress(*, user, problem_set: ProblemSet, items: list[ProblemSetItem] |
 def published_sets_with_progress(*, user) -> list[ProblemSet]:
     """Published sets, each with `progress` for the user."""
     sets = list(published_sets().prefetch_related(
-        Prefetch("items", queryset=ProblemSetItem.objects.select_related("question", "problem"))))
+        Prefetch("items", queryset=ProblemSetItem.objects.select_related("question", "problem", "drill"))))
     for problem_set in sets:
         items = [item for item in problem_set.items.all() if item.target.retired_at is None]
         problem_set.progress = set_progress(user=user, problem_set=problem_set, items=items)

@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from interview.keypoints import covered_indices
 from interview.models import (
-    DrillAttempt, InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission, ProblemSet,
+    Drill, DrillAttempt, InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission, Problem,
+    ProblemSet,
 )
 from interview.models.mock_interviews import DURATIONS
-from interview.selectors.mock_interviews import generated_loop, loop_drills
+from interview.selectors.mock_interviews import follow_up_wait, generated_loop, loop_drills
 from interview.selectors.problem_sets import set_items
 from interview.services.drills import drill_answer_grade, drill_attempt_start
 from interview.services.submissions import Created, submission_create
@@ -51,11 +52,12 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
         duration = timedelta(minutes=duration_minutes)
     drills = []
     if problem_set is not None:
-        targets = [(item.question, item.problem) for item in set_items(problem_set)]
+        targets = [item.target for item in set_items(problem_set)]
         level = ""
     elif level in Level.values:
         rng = rng or random.Random()
-        targets = generated_loop(level=level, duration_minutes=duration_minutes, rng=rng)
+        targets = [question or problem for question, problem in
+                   generated_loop(level=level, duration_minutes=duration_minutes, rng=rng)]
         drills = loop_drills(level=level, rng=rng)
     else:
         raise InterviewError("Pick a published set or a level for the generated loop.")
@@ -66,20 +68,42 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
         interview = MockInterview.objects.create(user=user, problem_set=problem_set, level=level,
                                                  duration_minutes=duration_minutes, started_at=now,
                                                  ends_at=now + duration)
-        MockInterviewItem.objects.bulk_create(
-            MockInterviewItem(interview=interview, position=position, **row)
-            for position, row in enumerate(_item_rows(targets, drills, user=user, now=now), start=1)
-        )
+        problem_item = None
+        for position, (target, is_follow_up) in enumerate(_asked(targets, drills), start=1):
+            item = MockInterviewItem.objects.create(interview=interview, position=position,
+                                                    follows=problem_item if is_follow_up else None,
+                                                    **_item_row(target, user=user, now=now))
+            if item.is_problem:
+                problem_item = item
     return interview
 
 
-def _item_rows(targets: list[tuple], drills: list, *, user, now: datetime) -> list[dict]:
-    """The items' fields in order: the drills go before the first coding problem, each with its numbers drawn."""
-    rows = [{"problem": problem} if problem is not None else {"question": question} for question, problem in targets]
-    first_problem = next((index for index, row in enumerate(rows) if "problem" in row), len(rows))
-    rows[first_problem:first_problem] = [
-        {"drill": drill, "drill_attempt": drill_attempt_start(user=user, drill=drill, now=now)} for drill in drills]
-    return rows
+def _asked(targets: list, drills: list) -> list[tuple]:
+    """What the interview asks, in order, as (question, problem or drill; whether it follows up the problem
+    before it): the drills before the first coding problem, and after each coding problem its follow-ups,
+    those the interview does not ask already."""
+    first_problem = next((index for index, target in enumerate(targets) if isinstance(target, Problem)),
+                         len(targets))
+    listed = [*targets[:first_problem], *drills, *targets[first_problem:]]
+    seen = {(type(target), target.pk) for target in listed}
+    asked = []
+    for target in listed:
+        asked.append((target, False))
+        if not isinstance(target, Problem):
+            continue
+        for follow_up in target.follow_ups.select_related("question", "drill"):
+            extra = follow_up.target
+            if (type(extra), extra.pk) not in seen and extra.retired_at is None:
+                seen.add((type(extra), extra.pk))
+                asked.append((extra, True))
+    return asked
+
+
+def _item_row(target, *, user, now: datetime) -> dict:
+    """The item's fields for a question, a problem, or a drill with its numbers drawn now."""
+    if isinstance(target, Drill):
+        return {"drill": target, "drill_attempt": drill_attempt_start(user=user, drill=target, now=now)}
+    return {"problem": target} if isinstance(target, Problem) else {"question": target}
 
 
 def _locked_running(interview: MockInterview, now: datetime) -> MockInterview:
@@ -121,6 +145,15 @@ def _running_item(item: MockInterviewItem, now: datetime):
                                             interview__ends_at__gt=now)
 
 
+def _answerable(item: MockInterviewItem, now: datetime) -> None:
+    """InterviewOver once the clock ran out; InterviewError for a follow-up not asked yet."""
+    if item.interview.is_over(now):
+        raise InterviewOver(item.interview)
+    waiting = follow_up_wait(item)
+    if waiting:
+        raise InterviewError(waiting)
+
+
 def mock_interview_save_draft(*, item: MockInterviewItem, draft: str, now: datetime | None = None) -> None:
     """Keep what the user is typing; InterviewOver after the end."""
     now = now or timezone.now()
@@ -133,6 +166,7 @@ def mock_interview_answer(*, item: MockInterviewItem, answer: str, now: datetime
     if item.question_id is None:
         raise InterviewError("A coding problem is answered by submitting code.")
     now = now or timezone.now()
+    _answerable(item, now)
     answer = answer.strip()
     matched = covered_indices(answer, item.question.key_points)
     fields = {"answer": answer, "draft": answer, "answered_at": now, "matched": matched, "covered": matched,
@@ -152,6 +186,7 @@ def mock_interview_estimate(*, item: MockInterviewItem, answer: str, now: dateti
     if item.drill_id is None:
         raise InterviewError("Only an estimation drill is answered with a number and a unit.")
     now = now or timezone.now()
+    _answerable(item, now)
     graded = drill_answer_grade(attempt=item.drill_attempt, answer=answer)
     with transaction.atomic():
         if not _running_item(item, now).update(answer=graded.answer, draft=graded.answer, answered_at=now):

@@ -18,6 +18,7 @@ from interview.models import (
 )
 from interview.selectors.drills import due_drill_cards, topic_drills
 from interview.selectors.practice import solved_problem_ids
+from interview.selectors.problem_sets import set_items
 from interview.selectors.study_days import end_of_today, valid_timezone
 from interview.services.drills import DrillError, drill_attempt_answer, drill_attempt_start
 from interview.services.scheduling import scheduler
@@ -71,8 +72,9 @@ def practice_session_start(*, user, topic: Topic | None = None, problem_set: Pro
     now = now or timezone.now()
     drills = []
     if problem_set is not None:
-        targets = [(item.question, item.problem) for item in problem_set.items.select_related("question", "problem")
-                   if (item.question or item.problem).retired_at is None]
+        items = set_items(problem_set)
+        targets = [(item.question, item.problem) for item in items if not item.is_drill]
+        drills = [item.drill for item in items if item.is_drill]
     elif topic is not None:
         targets = [(question, None) for question in _topic_questions(user=user, topic=topic, now=now)]
         drills = topic_drills(user=user, topic=topic, limit=SESSION_DRILLS, now=now)

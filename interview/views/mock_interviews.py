@@ -24,7 +24,8 @@ from interview.models import Level, MockInterview, MockInterviewItem, ProblemSet
 from interview.models.mock_interviews import DURATIONS
 from interview.rendering import render_user_markdown
 from interview.selectors.mock_interviews import (
-    PARTIAL_CREDIT, PROBLEM_WEIGHT, interview_report, item_submissions, past_interviews, running_interview,
+    PARTIAL_CREDIT, PROBLEM_WEIGHT, follow_up_wait, interview_report, item_submissions, past_interviews,
+    running_interview,
 )
 from interview.selectors.problem_sets import published_sets
 from interview.selectors.rubric import interview_rubric
@@ -73,7 +74,7 @@ def _own_item(request, pk: int, position: int) -> MockInterviewItem:
     return get_object_or_404(
         MockInterviewItem.objects.select_related("interview", "interview__problem_set", "question",
                                                  "question__topic", "problem", "drill", "drill__topic",
-                                                 "drill_attempt"),
+                                                 "drill_attempt", "follows__problem"),
         interview__pk=pk, interview__user=request.user, position=position,
     )
 
@@ -96,7 +97,8 @@ def mock_interview_item_view(request, pk: int, position: int):
         messages.info(request, "This interview is over; here is its report.")
         return redirect("mock_interview_report", pk=interview.pk)
     mock_interview_open(item=item, now=now)
-    items = list(interview.items.select_related("question", "problem").annotate(attempt_count=Count("attempts")))
+    items = list(interview.items.select_related("question", "problem", "drill")
+                 .annotate(attempt_count=Count("attempts")))
     for other in items:
         other.answered = bool(other.answer) or other.attempt_count > 0
     context = {
@@ -104,6 +106,7 @@ def mock_interview_item_view(request, pk: int, position: int):
         "remaining": _clock(interview.ends_at - now),
         "previous": next((other for other in items if other.position == position - 1), None),
         "next": next((other for other in items if other.position == position + 1), None),
+        "waiting": follow_up_wait(item),
     }
     if item.is_drill:
         context.update(worked=item.drill_attempt.worked(), typed=request.GET.get("typed", "")[:80] or item.answer,

@@ -31,10 +31,10 @@ def clock(monkeypatch) -> FixedClock:
 
 
 def make_set(*targets, slug: str = "attention-loop", published: bool = True, **fields) -> ProblemSet:
-    """A set of these questions and problems, in this order."""
+    """A set of these questions, problems and drills, in this order."""
     problem_set = ProblemSet.objects.create(slug=slug, title=fields.pop("title", slug.replace("-", " ").title()),
                                             is_published=published, **fields)
     for position, target in enumerate(targets, start=1):
-        kind = "problem" if target.__class__.__name__ == "Problem" else "question"
+        kind = type(target).__name__.lower()
         ProblemSetItem.objects.create(problem_set=problem_set, position=position, **{kind: target})
     return problem_set

@@ -82,12 +82,12 @@ def test_a_blank_row_is_ignored_and_an_unnumbered_new_item_goes_last(curator):
     assert titles(curator.get("/sets/loop/").content.decode()) == ["Alpha", "Beta", "Gamma"]
 
 
-def test_an_item_must_be_a_question_or_a_problem_not_both(curator):
+def test_an_item_must_be_a_question_a_problem_or_a_drill_not_two(curator):
     question, problem = QuestionFactory(), ProblemFactory()
     response = curator.post(ADD_URL, inline_form(set_fields(), [{"position": 1, "question": question.pk,
                                                                  "problem": problem.pk}]))
     assert response.status_code == 200
-    assert "An item is either a question or a problem" in response.content.decode()
+    assert "An item is a question, a problem or a drill: pick one of them." in response.content.decode()
     assert not ProblemSet.objects.exists()
 
 

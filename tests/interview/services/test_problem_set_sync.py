@@ -8,9 +8,11 @@ from django.core.management import call_command
 
 from interview.content.errors import ContentError
 from interview.models import Origin, ProblemSet
+from interview.services.practice import practice_session_start
 from interview.services.problem_set_sync import sync_problem_sets
 from tests.conftest import ROOT
-from tests.interview.factories import ProblemFactory, QuestionFactory
+from tests.interview.drill_support import make_drill
+from tests.interview.factories import ProblemFactory, QuestionFactory, UserFactory
 from tests.interview.study_support import make_set
 
 pytestmark = pytest.mark.django_db
@@ -104,12 +106,12 @@ def test_an_unknown_item_stops_the_sync_with_nothing_changed(tmp_path, bank):
 
 
 def test_a_faulty_file_is_reported_field_by_field(tmp_path, bank):
-    write_set(tmp_path, "loop", ["question: gqa-mqa", "question: gqa-mqa", "drill: kv-cache-size"],
+    write_set(tmp_path, "loop", ["question: gqa-mqa", "question: gqa-mqa", "video: kv-cache-size"],
               extra="published: sometimes\n")
     with pytest.raises(ContentError) as error:
         sync_problem_sets(content_dir=tmp_path)
     message = str(error.value)
-    assert "items[3]: 'drill' is not a kind of item (question, problem)" in message
+    assert "items[3]: 'video' is not a kind of item (question, problem, drill)" in message
     assert "published: must be true or false" in message
     assert not ProblemSet.objects.exists()
 
@@ -147,3 +149,22 @@ def test_the_format_is_the_one_problems_readme_describes(tmp_path, bank):
     (tmp_path / "sets" / "example.md").write_text(textwrap.dedent(example))
     sync_problem_sets(content_dir=tmp_path)
     assert item_slugs("attention-loop") == ["flash-attention", "mhsa", "gqa-mqa"]
+
+
+def test_a_drill_is_an_item_in_its_place_shown_on_the_page_and_asked_by_a_practice_session(tmp_path, bank, client):
+    question, _, _ = bank
+    drill = make_drill(question.topic, slug="kv-bytes")
+    write_set(tmp_path, "loop", ["question: flash-attention", "drill: kv-bytes", "problem: mhsa"])
+    sync_problem_sets(content_dir=tmp_path)
+    assert item_slugs("loop") == ["flash-attention", "kv-bytes", "mhsa"]
+    page = client.get("/sets/loop/").content.decode()
+    assert drill.get_absolute_url() in page and "Estimation drill" in page
+
+    session = practice_session_start(user=UserFactory(), problem_set=ProblemSet.objects.get(slug="loop"))
+    asked = session.items.get(drill__isnull=False)
+    assert asked.drill == drill and asked.drill_attempt.drill == drill
+
+    write_set(tmp_path, "loop", ["question: flash-attention", "drill: no-such-drill"])
+    with pytest.raises(ContentError, match="items\\[2\\]: no live drill 'no-such-drill'"):
+        sync_problem_sets(content_dir=tmp_path)
+    assert item_slugs("loop") == ["flash-attention", "kv-bytes", "mhsa"]
