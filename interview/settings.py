@@ -170,13 +170,16 @@ if REDIS_URL:
 else:
     # Web and worker exchange messages as files in one folder: a worker takes a message by renaming it into
     # `processed/` (atomic on one file system, so one worker wins), and nothing needs a running service.
+    # kombu's transport, with an idle worker woken by inotify as a message lands (interview/judge/folder_queue.py);
+    # it looks on its own only every polling_interval seconds, for an event the kernel dropped.
+    CELERY_BROKER_TRANSPORT = "interview.judge.folder_queue:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(EMBEDDED_QUEUE_DIR / "messages"),
         "data_folder_out": str(EMBEDDED_QUEUE_DIR / "messages"),
         "control_folder": str(EMBEDDED_QUEUE_DIR / "control"),
         "processed_folder": str(EMBEDDED_QUEUE_DIR / "processed"),
         "store_processed": True,
-        "polling_interval": 0.2,
+        "polling_interval": 1.0,
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A request that publishes while the broker is down gives up quickly: the row stays queued and the sweep

@@ -37,12 +37,16 @@ def content_with(root: Path, *slugs: str) -> Path:
     return root
 
 
+# The embedded queue's transport, as interview/settings.py names it for a folder queue.
+FOLDER_TRANSPORT = "interview.judge.folder_queue:Transport"
+
+
 def filesystem_broker(folder: Path) -> tuple[str, dict]:
     """The embedded queue's URL and options, in a folder of the test's own."""
     options = {
         "data_folder_in": str(folder / "messages"), "data_folder_out": str(folder / "messages"),
         "control_folder": str(folder / "control"), "processed_folder": str(folder / "processed"),
-        "store_processed": True, "polling_interval": 0.2,
+        "store_processed": True, "polling_interval": 1.0,
     }
     return "filesystem://localhost/", options
 
@@ -50,8 +54,11 @@ def filesystem_broker(folder: Path) -> tuple[str, dict]:
 @contextmanager
 def broker(url: str, transport_options: dict | None = None):
     """Point this process's Celery app (what the web side publishes with) at another broker for a while."""
-    saved = {"broker_url": app.conf.broker_url, "broker_transport_options": app.conf.broker_transport_options}
-    app.conf.update(broker_url=url, broker_transport_options=transport_options or {})
+    saved = {"broker_url": app.conf.broker_url, "broker_transport_options": app.conf.broker_transport_options,
+             "broker_transport": app.conf.broker_transport}
+    # The transport named in the settings wins over the URL's scheme, so it follows the URL here.
+    app.conf.update(broker_url=url, broker_transport_options=transport_options or {},
+                    broker_transport=FOLDER_TRANSPORT if url.startswith("filesystem:") else None)
     _drop_connections()
     try:
         yield
