@@ -19,7 +19,7 @@ import torch
 from . import cache as reference_cache
 from . import hidden, seeds
 from .client import Harness
-from .problems import Problem, ProblemError, TestSpec, load_problem
+from .problems import Limits, Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
 from .testcase import CaseResult, forbidden_message, judge_case
@@ -188,7 +188,8 @@ class _Run:
             try:
                 case = judge_case(self, test, inputs)
             except Ended as ended:
-                return self._finish_with(_ended_result(test.name, ended, secret=self.hidden_inputs_sent))
+                return self._finish_with(_ended_result(test.name, ended, secret=self.hidden_inputs_sent,
+                                                       limits=self.problem.limits))
             self._gather(case)
             if self.stop_at_first_failure and case.result.status != PASSED:
                 return self._skip_rest("skipped: this judge stops at the first failure")
@@ -335,12 +336,16 @@ class _Run:
             self._record(TestResult(test.name, SKIPPED, message))
 
 
-def _ended_result(name: str, ended: Ended, when: str = "during this test", *, secret: bool = False) -> TestResult:
-    """secret: the process held hidden inputs, so how it chose to end is not described."""
+def _ended_result(name: str, ended: Ended, when: str = "during this test", *, secret: bool = False,
+                  limits: Limits | None = None) -> TestResult:
+    """secret: the process held hidden inputs, so how it chose to end is not described. limits: those of a
+    test's calls, which a call stopped for time is reported against (the stop itself comes well after them)."""
     detail = hidden.ended_detail(ended.cause, ended.detail, when) if secret else f"{ended.detail} {when}"
     if ended.cause == MEMORY:
         return TestResult(name, MEMORY_LIMIT_EXCEEDED, detail)
     if ended.cause == DEADLINE:
+        if limits is not None:
+            detail += f"; the limit is {limits.time_words()}"
         return TestResult(name, TIME_LIMIT_EXCEEDED, detail)
     return TestResult(name, RUNTIME_ERROR, detail)
 

@@ -42,6 +42,10 @@ class Limits:
     timed_iterations: int = 5
     collective_timeout_s: float = 5.0
 
+    def time_words(self) -> str:
+        """The time limit in the words the statement, the results and every time verdict use."""
+        return f"{self.time_ratio:g}× the reference's time and {self.time_cap_ms:g} ms a call"
+
 
 @dataclass(frozen=True)
 class TestSpec:

@@ -293,6 +293,5 @@ def _judge_time(problem: Problem, device: str, result: TestResult, reported_ms: 
     if user_ms > allowed:
         result.status = TIME_LIMIT_EXCEEDED
         result.message = (f"median {user_ms:.3f} ms per call{note}, {figures.ratio:.1f}× the reference's "
-                          f"{reference_ms:.3f} ms; the limit is {limits.time_ratio:g}× "
-                          f"(and at most {limits.time_cap_ms:g} ms)")
+                          f"{reference_ms:.3f} ms; the limit is {limits.time_words()}")
     return figures

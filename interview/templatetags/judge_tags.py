@@ -45,3 +45,16 @@ def size(value) -> str:
 @register.filter
 def ratio(value) -> str:
     return "—" if value is None else f"{value:.2f}×"
+
+
+@register.filter
+def time_limit(limits: dict) -> str:
+    """A problem's time limit in the words every time verdict uses (runner.problems.Limits.time_words)."""
+    return f"{float(limits.get('time_ratio', 5.0)):g}× the reference's time and {float(limits.get('time_cap_ms', 2000.0)):g} ms a call"
+
+
+@register.filter
+def memory_limit(limits: dict) -> str:
+    """A problem's memory limit as the statement and the results word it."""
+    floor = size(int(limits.get("memory_floor_bytes", 1 << 20)))
+    return f"{float(limits.get('memory_ratio', 4.0)):g}× the reference's peak ({floor} allowed on any test)"

@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 
 from interview.models import Problem, Submission
 from interview.rendering import highlight_python
+from interview.selectors.results import diagnoses, memory_limit_bytes, summary
 from interview.selectors.submissions import (previous_submission, queue_position, source_diff, user_submissions,
                                              visible_submission)
 from interview.selectors.workers import consuming
@@ -65,9 +66,14 @@ class Bar:
 
 def result_context(submission: Submission) -> dict:
     results = list(submission.results.all())
+    memory_limit, floor_set_it = memory_limit_bytes(submission.problem, submission.memory_reference_peak_bytes)
     return {
         "submission": submission,
         "results": results,
+        "summary": summary(results, submission),
+        "diagnoses": diagnoses(results, submission.problem),
+        "memory_limit": memory_limit,
+        "memory_floor_set_it": floor_set_it,
         "position": queue_position(submission),
         "workers": len(consuming(submission.queue)) if submission.is_active else None,
         "progress_percent": round(100 * len(results) / submission.tests_total) if submission.tests_total else 0,

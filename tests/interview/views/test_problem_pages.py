@@ -133,3 +133,15 @@ def test_the_editor_bundle_is_loaded_when_it_is_there(client, problem):
     page = text(client.get("/problems/mhsa/"))
     assert "interview/editor/editor.js" in page and "interview/editor/editor.css" in page
     assert page.index("editor/editor.js") < page.index("js/judge.js")
+
+
+def test_the_statement_words_the_time_limit_as_the_judges_verdicts_do(client):
+    from dataclasses import asdict
+
+    from runner.problems import Limits
+
+    limits = Limits(time_ratio=50.0, time_cap_ms=1000)
+    ProblemFactory(slug="causal", limits=asdict(limits))
+    page = text(client.get("/problems/causal/")).replace("&#x27;", "'")
+    assert f"at most {limits.time_words()}<" in page
+    assert "at most 4× the reference's peak (1.00 MiB allowed on any test)" in page

@@ -21,7 +21,7 @@ def finished(user):
         user=user, problem=ProblemFactory(slug="mhsa"), source=f"def solve(x):\n    return x  # {HOSTILE}\n",
         verdict="wrong_answer", time_user_ms=3.0, time_reference_ms=1.5, time_ratio=2.0,
         memory_user_peak_bytes=2 << 20, memory_reference_peak_bytes=1 << 20, memory_ratio=2.0, device="cpu",
-        torch_version="2.13.0+cpu", sandbox="bubblewrap+seccomp", stderr=f"printed {HOSTILE}",
+        torch_version="2.13.0+cpu", sandbox="bubblewrap+seccomp", stderr=f"printed {HOSTILE}", tests_total=2,
     )
     submission.results.create(index=0, name="small", status="passed", time_ms=1.0, peak_bytes=1024)
     submission.results.create(index=1, name="large", status="wrong_answer", message=f"got {HOSTILE}", time_ms=None)
@@ -38,8 +38,9 @@ def test_the_author_sees_the_verdict_tests_figures_device_and_code(client, user,
     client.force_login(user)
     html = page(client, finished)
     assert "Wrong answer" in html and ">small<" in html and ">large<" in html
-    assert "3.000 ms vs 1.500 ms for the reference (2.00×)" in html
-    assert "2.00 MiB vs 1.00 MiB for the reference (2.00×)" in html
+    assert "1 of 2 tests passed." in html and "First failure: <a href=\"#diagnosis-1\"><code>large</code></a>" in html
+    assert "<strong>3.000 ms</strong> a call vs 1.500 ms for the reference (2.00×); the limit is 5× the reference&#x27;s time and 2000 ms a call" in html
+    assert "<strong>2.00 MiB</strong> vs 1.00 MiB for the reference (2.00×) on the test closest to its limit, which was 4.00 MiB" in html
     assert "CPU" in html and "PyTorch 2.13.0+cpu" in html and "bubblewrap+seccomp" in html
     assert '<svg class="chart__bar' in html and "Median time of the timed test" in html
     assert '<span class="k">def</span>' in html  # highlighted
@@ -119,3 +120,47 @@ def test_the_history_lists_only_the_users_submissions_and_filters_by_problem(cli
     assert len(re.findall(r'href="/submissions/\d+/"', html)) == 2
     filtered = client.get("/submissions/?problem=swiglu").content.decode()
     assert f"#{other_problem.pk}" in filtered and f"#{finished.pk}<" not in filtered
+
+
+TRACEBACK = """Traceback (most recent call last):
+  File "driver.py", line 18, in run
+    y = call(solution, x, params)
+        ^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "solution.py", line 4, in softmax
+    return x.view(-1, 7)
+           ^^^^^^^^^^^^^
+  File "/judge/harness/measure.py", line 82, in __torch_dispatch__
+    result = func(*args, **(kwargs or {}))
+  File "/srv/app/.venv/lib/python3.11/site-packages/torch/_ops.py", line 875, in __call__
+    return self._op(*args, **kwargs)
+RuntimeError: shape '[-1, 7]' is invalid for input of size 27"""
+
+
+def test_failures_of_the_same_mistake_are_one_diagnosis_with_their_count(client, user):
+    problem = ProblemFactory(tests=[{"name": "sample", "sample": True}] + [{"name": f"hidden-{n}"} for n in range(17)])
+    submission = SubmissionFactory(user=user, problem=problem, verdict="wrong_answer", tests_total=18)
+    submission.results.create(index=0, name="sample", status="passed")
+    for n in range(17):
+        # The numbers differ from test to test; the mistake is the same.
+        submission.results.create(index=n + 1, name=f"hidden-{n}", status="wrong_answer",
+                                  message=f"output differs at [{n}, 3]: got {n}.5, expected {n + 1}.25")
+    client.force_login(user)
+    html = page(client, submission)
+    assert html.count('class="diagnosis"') == 1
+    assert "the same mistake in 17 hidden tests" in html and "first <code>hidden-0</code>" in html
+    assert "output differs at [0, 3]" in html and "output differs at [5, 3]" not in html
+    assert "1 of 18 tests passed." in html
+
+
+def test_a_runtime_error_shows_the_submissions_own_frames_and_no_host_path(client, user):
+    submission = SubmissionFactory(user=user, verdict="runtime_error", tests_total=1)
+    submission.results.create(index=0, name="rows", status="runtime_error", message=TRACEBACK)
+    client.force_login(user)
+    html = page(client, submission)
+    short = re.search(r'<pre class="diagnosis__message">(.*?)</pre>', html, re.S).group(1)
+    assert "solution.py&quot;, line 4" in short and "x.view(-1, 7)" in short
+    assert "driver.py" not in short and "measure.py" not in short and "^^^" not in short
+    assert short.rstrip().endswith("RuntimeError: shape &#x27;[-1, 7]&#x27; is invalid for input of size 27")
+    # The whole text is one click away, without the host's directories.
+    assert "The full traceback" in html and "driver.py" in html and "torch/_ops.py" in html
+    assert "/srv/app" not in html and "site-packages" not in html

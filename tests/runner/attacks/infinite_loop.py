@@ -1,4 +1,5 @@
 # expect: time_limit_exceeded
+# message: the limit is 5× the reference's time and 1000 ms a call
 import torch
 
 
