@@ -166,3 +166,21 @@ def test_a_drill_in_a_set_is_played_in_its_place_and_graded(clock):
     mock_interview_estimate(item=estimate, answer=right_answer(estimate.drill_attempt))
     clock.advance(minutes=1)
     assert interview_report(interview=interview, now=clock.now + timedelta(minutes=30)).items[0].score == 1.0
+
+
+def test_a_follow_ups_page_before_the_code_says_what_comes_first_and_hides_the_question(client, clock, attention):
+    problem, question, _ = attention
+    interview = mock_interview_start(user=UserFactory(), duration_minutes=30, problem_set=make_set(problem))
+    client.force_login(interview.user)
+    coding, follow_up, _ = items_of(interview)
+    page = client.get(follow_up.get_absolute_url()).content.decode()
+    assert "submit “Multi-head self-attention” (item 1) first" in page and question.prompt not in page
+    submit(coding)
+    assert question.prompt in client.get(follow_up.get_absolute_url()).content.decode()
+
+
+def test_a_question_and_a_drill_list_the_problems_they_follow_up(client, attention):
+    problem, question, drill = attention
+    client.force_login(UserFactory())
+    assert problem.get_absolute_url() in client.get(question.get_absolute_url()).content.decode()
+    assert problem.get_absolute_url() in client.get(drill.get_absolute_url()).content.decode()
