@@ -1,8 +1,11 @@
 """Password log-ins, throttled per account and per address; used by the site's log-in page and the admin's."""
 
+from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, transaction
 
 from interview.services.accounts import login_failure_record, login_failures_clear, login_wait
 
@@ -14,8 +17,38 @@ def client_address(request) -> str | None:
     return request.META.get("REMOTE_ADDR") or None
 
 
+# A signed-in request's user comes from the sessions' cache, shared by every web process, instead of a query.
+# Every save or delete of a user forgets it there (forget_cached_user); a write that bypasses the model (a
+# queryset's update(), SQL) shows once the entry expires.
+CACHED_USER_TIMEOUT_S = 300
+
+
+def _cached_user_key(user_id) -> str:
+    # The database's name is part of the key: a test run's database reuses the ids another database holds.
+    return f"user:{connection.settings_dict['NAME']}:{user_id}"
+
+
+def forget_cached_user(sender, instance, **kwargs) -> None:
+    """Connected to every save and delete of a user (interview/apps.py)."""
+    key = _cached_user_key(instance.pk)
+    caches[settings.SESSION_CACHE_ALIAS].delete(key)
+    if connection.in_atomic_block:
+        # Again once committed: another process may have cached the old row between the write and the commit.
+        transaction.on_commit(lambda: caches[settings.SESSION_CACHE_ALIAS].delete(key))
+
+
 class ThrottledModelBackend(ModelBackend):
-    """Django's username-and-password check, refusing to check at all while the account or address is throttled."""
+    """Django's username-and-password check, refusing to check at all while the account or address is throttled;
+    a signed-in request's user read from the sessions' cache."""
+
+    def get_user(self, user_id):
+        cache, key = caches[settings.SESSION_CACHE_ALIAS], _cached_user_key(user_id)
+        user = cache.get(key)
+        if user is None:
+            user = super().get_user(user_id)  # None for a missing or deactivated account: not cached
+            if user is not None:
+                cache.set(key, user, CACHED_USER_TIMEOUT_S)
+        return user
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None:

@@ -137,6 +137,22 @@ CONTENT_DIR = Path(env_str("INTERVIEW_CONTENT_DIR", str(BASE_DIR / "problems")))
 
 REDIS_URL = env_str("REDIS_URL")
 
+# A signed-in request reads its session and its user first: from a cache every web process shares (Redis
+# where there is one, else files on this machine, which the embedded default is confined to anyway). Sessions
+# are written through to the database and users forgotten there whenever one is saved (interview/auth.py), so
+# a log-out, a new log-in, a changed password or a deactivated account shows in every process at once.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "sessions": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+              "LOCATION": str(BASE_DIR / "var" / "sessions"), "OPTIONS": {"MAX_ENTRIES": 2000}}
+    ),
+}
+
 # Judging: see docs/architecture.md, "The data flow of a submission", and docs/operating.md.
 # Unset: the judge engine's own default under the home directory. Every judge on a host must share it, since
 # it holds the locks that hand out the sandbox uids.

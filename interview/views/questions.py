@@ -4,6 +4,10 @@ The list is the most read page and the costliest to render (every question, high
 changes only when it is synced or edited. Its rendered content is therefore cached in each web process, per
 version of the bank (a fingerprint read in one query, see question_bank_version) and query string, and an
 anonymous visitor's whole page with it, answered with an ETag so a browser's conditional GET costs nothing.
+A signed-in reader's whole page is cached too, per reader and under their name, with a placeholder where the
+log-out form's CSRF token goes, filled with this request's token as it is served; the session and the user
+come from a cache all web processes share (docs/operating.md, "Sessions"), so a signed-in request costs no
+query beyond the version's.
 """
 
 import hashlib
@@ -13,6 +17,7 @@ from django.contrib import messages
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.paginator import Paginator
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response
@@ -24,6 +29,12 @@ from interview.selectors.questions import (question_bank_version, question_list,
 SEARCH_RESULTS_PER_PAGE = 25
 # Rendered lists and anonymous pages, in this process; searches make the keys unbounded, hence the bound.
 RENDERED = LocMemCache("question-list", {"TIMEOUT": None, "OPTIONS": {"MAX_ENTRIES": 512, "CULL_FREQUENCY": 4}})
+# Signed-in readers' pages, apart, so that many readers never push the shared lists out.
+READERS_PAGES = LocMemCache("question-list-readers", {"TIMEOUT": None,
+                                                      "OPTIONS": {"MAX_ENTRIES": 512, "CULL_FREQUENCY": 4}})
+# Stands for the CSRF token in a cached reader's page: the token is the request's own (its cookie's secret,
+# masked afresh), never the one the page was first rendered with. No page holds this text otherwise.
+CSRF_TOKEN_PLACEHOLDER = "csrf-token-placeholder-9d1f6c2a"
 
 
 class QuestionFilterForm(forms.Form):
@@ -44,27 +55,47 @@ class QuestionFilterForm(forms.Form):
 
 def question_list_view(request):
     version = question_bank_version()
-    # The login link of an anonymous page carries the full path; a logged-in page carries a CSRF token.
-    anonymous = not request.user.is_authenticated and not messages.get_messages(request)
+    if messages.get_messages(request):
+        # A message is shown once, on whichever page comes next: such a page is never cached.
+        return render(request, "interview/question_list.html", {"listing": _cached_listing(request, version)})
+    if request.user.is_authenticated:
+        return _readers_page(request, version)
+    # The login link of an anonymous page carries the full path.
     page_key = _digest("page", version, request.get_full_path())
     etag = f'"{page_key}"'
-    if anonymous:
-        not_modified = get_conditional_response(request, etag=etag)
-        if not_modified is not None:
-            return not_modified
-        page = RENDERED.get(page_key)
-        if page is not None:
-            return HttpResponse(page, headers={"ETag": etag})
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        return not_modified
+    page = RENDERED.get(page_key)
+    if page is None:
+        page = render(request, "interview/question_list.html", {"listing": _cached_listing(request, version)}).content
+        RENDERED.set(page_key, page)
+    return HttpResponse(page, headers={"ETag": etag})
+
+
+def _readers_page(request, version: str) -> HttpResponse:
+    """A signed-in reader's page: the header names them and holds their log-out form, the rest is shared.
+
+    Keyed by the reader's id and name, so a renamed reader gets a fresh page; a reader who logged out, or was
+    deactivated, is anonymous again before this is reached.
+    """
+    user = request.user
+    page_key = _digest("reader", version, request.get_full_path(), user.pk, user.get_username())
+    page = READERS_PAGES.get(page_key)
+    if page is None:
+        page = render(request, "interview/question_list.html", {"listing": _cached_listing(request, version),
+                                                                 "csrf_token": CSRF_TOKEN_PLACEHOLDER}).content
+        READERS_PAGES.set(page_key, page)
+    return HttpResponse(page.replace(CSRF_TOKEN_PLACEHOLDER.encode(), get_token(request).encode()))
+
+
+def _cached_listing(request, version: str) -> dict:
     listing_key = _digest("listing", version, sorted(request.GET.lists()))
     listing = RENDERED.get(listing_key)
     if listing is None:
         listing = _listing(request)
         RENDERED.set(listing_key, listing)
-    response = render(request, "interview/question_list.html", {"listing": listing})
-    if anonymous:
-        RENDERED.set(page_key, response.content)
-        response["ETag"] = etag
-    return response
+    return listing
 
 
 def _digest(*parts) -> str:

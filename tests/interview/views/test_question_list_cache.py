@@ -5,7 +5,9 @@ import re
 import time
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from interview.models import Question
@@ -109,3 +111,67 @@ def test_outside_a_transaction_the_version_is_read_again_after_a_second_or_at_on
     assert after_another_process != before
     QuestionFactory(slug="mqa", topic=topic)
     assert question_selectors.question_bank_version() != after_another_process
+
+
+def test_a_signed_in_readers_repeated_request_costs_only_the_small_version_query(client, bank,
+                                                                                django_assert_num_queries):
+    client.force_login(UserFactory(username="ada"))
+    first = client.get(URL)
+    # The session and the user come from the sessions' cache. The bank's version is read on every request inside
+    # a test's transaction; outside one, at most once a second.
+    with django_assert_num_queries(1):
+        again = client.get(URL)
+    assert titles(again) == titles(first) == ["SDPA"] and "ada" in again.content.decode()
+
+
+def same_session_elsewhere(client) -> Client:
+    """Another client holding the same session cookie: a second tab, or a request to another web process."""
+    other = Client()
+    other.cookies[settings.SESSION_COOKIE_NAME] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return other
+
+
+def signed_in(client) -> bool:
+    return "Log out" in client.get(URL).content.decode()
+
+
+def test_logging_out_signs_the_session_out_everywhere_at_once(client, bank):
+    client.force_login(UserFactory(username="ada"))
+    elsewhere = same_session_elsewhere(client)
+    assert signed_in(elsewhere)
+    client.post(reverse("logout"))
+    assert not signed_in(elsewhere)
+
+
+@pytest.mark.parametrize("change", ["password", "deactivated"])
+def test_a_changed_password_or_a_deactivated_account_signs_a_cached_reader_out(client, bank, change):
+    user = UserFactory(username="ada")
+    client.force_login(user)
+    assert signed_in(client)
+    if change == "password":
+        user.set_password("a different long password")
+    else:
+        user.is_active = False
+    user.save()
+    assert not signed_in(client)
+
+
+def test_a_cached_readers_page_carries_this_requests_csrf_token_and_logs_out(bank):
+    reader = Client(enforce_csrf_checks=True)
+    reader.force_login(UserFactory(username="ada"))
+    reader.get(URL)
+    page = reader.get(URL).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    assert "placeholder" not in token
+    assert reader.post(reverse("logout"), {"csrfmiddlewaretoken": token}).status_code == 302
+    assert "Log in" in reader.get(URL).content.decode()
+
+
+def test_a_renamed_reader_sees_their_new_name_on_the_next_request(client, bank):
+    user = UserFactory(username="ada")
+    client.force_login(user)
+    assert ">ada<" in client.get(URL).content.decode()
+    user.username = "ada_byron"
+    user.save()
+    html = client.get(URL).content.decode()
+    assert ">ada_byron<" in html and ">ada<" not in html
