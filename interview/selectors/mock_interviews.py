@@ -52,20 +52,23 @@ def generated_loop(*, level: str, duration_minutes: int, rng: random.Random) -> 
     Returned as (question, None) and (None, problem) pairs, questions first, in the order to ask them.
     """
     question_levels, problem_levels = LEVEL_DIFFICULTIES[Level(level)]
+    problem_count = 2 if duration_minutes >= 60 else 1
+    problems = _by_preference(list(Problem.objects.live()), problem_levels, rng)[:problem_count]
+    # The problems' follow-ups are asked after their code, never drawn as the opening questions.
     by_topic: dict[int, list[Question]] = {}
-    for question in Question.objects.live().select_related("topic"):
+    for question in Question.objects.live().exclude(follow_up_of__problem__in=problems).select_related("topic"):
         by_topic.setdefault(question.topic_id, []).append(question)
     picks = [_by_preference(questions, question_levels, rng)[0] for questions in by_topic.values()]
     picks = _by_preference(picks, question_levels, rng)[:CONCEPT_QUESTIONS]
-    problem_count = 2 if duration_minutes >= 60 else 1
-    problems = _by_preference(list(Problem.objects.live()), problem_levels, rng)[:problem_count]
     return [(question, None) for question in picks] + [(None, problem) for problem in problems]
 
 
-def loop_drills(*, level: str, rng: random.Random) -> list[Drill]:
-    """The estimation drills of a generated loop at level, of the level's question difficulties first."""
+def loop_drills(*, level: str, rng: random.Random, problems: list[Problem] = ()) -> list[Drill]:
+    """The estimation drills of a generated loop at level, of the level's question difficulties first, none of
+    them a follow-up of problems (those are asked after the code)."""
     question_levels, _ = LEVEL_DIFFICULTIES[Level(level)]
-    return _by_preference(list(Drill.objects.live()), question_levels, rng)[:LOOP_DRILLS.get(Level(level), 0)]
+    drills = Drill.objects.live().exclude(follow_up_of__problem__in=problems)
+    return _by_preference(list(drills), question_levels, rng)[:LOOP_DRILLS.get(Level(level), 0)]
 
 
 def running_interview(*, user) -> MockInterview | None:

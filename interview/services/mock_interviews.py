@@ -58,7 +58,7 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
         rng = rng or random.Random()
         targets = [question or problem for question, problem in
                    generated_loop(level=level, duration_minutes=duration_minutes, rng=rng)]
-        drills = loop_drills(level=level, rng=rng)
+        drills = loop_drills(level=level, rng=rng, problems=[t for t in targets if isinstance(t, Problem)])
     else:
         raise InterviewError("Pick a published set or a level for the generated loop.")
     if not targets:

@@ -1,6 +1,7 @@
 """Follow-ups after code: synced from problem.toml, then asked in a mock interview after the coding item, in order,
 under the same clock, and reported under the problem they follow."""
 
+import random
 from datetime import timedelta
 from io import StringIO
 
@@ -184,3 +185,12 @@ def test_a_question_and_a_drill_list_the_problems_they_follow_up(client, attenti
     client.force_login(UserFactory())
     assert problem.get_absolute_url() in client.get(question.get_absolute_url()).content.decode()
     assert problem.get_absolute_url() in client.get(drill.get_absolute_url()).content.decode()
+
+
+def test_a_generated_loop_asks_the_follow_ups_after_the_code_never_before_it(clock, attention):
+    problem, question, drill = attention
+    opener, loop_drill = QuestionFactory(), make_drill(question.topic, slug="kv-bytes")
+    interview = mock_interview_start(user=UserFactory(), duration_minutes=30, level="mid", rng=random.Random(7))
+    asked = [(item.question or item.problem or item.drill, item.follows_id is not None)
+             for item in items_of(interview)]
+    assert asked == [(opener, False), (loop_drill, False), (problem, False), (question, True), (drill, True)]
