@@ -147,8 +147,9 @@ def test_the_format_is_the_one_problems_readme_describes(tmp_path, bank):
     example = readme.split("A set file:\n\n```markdown\n", 1)[1].split("```", 1)[0]
     (tmp_path / "sets").mkdir()
     (tmp_path / "sets" / "example.md").write_text(textwrap.dedent(example))
+    make_drill(bank[0].topic, slug="kv-cache-per-token")
     sync_problem_sets(content_dir=tmp_path)
-    assert item_slugs("attention-loop") == ["flash-attention", "mhsa", "gqa-mqa"]
+    assert item_slugs("attention-loop") == ["flash-attention", "mhsa", "kv-cache-per-token", "gqa-mqa"]
 
 
 def test_a_drill_is_an_item_in_its_place_shown_on_the_page_and_asked_by_a_practice_session(tmp_path, bank, client):
