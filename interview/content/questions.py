@@ -187,10 +187,18 @@ def _related_problems(related: Any, own_id: str) -> list[tuple[str, str]]:
 def reflow_paragraphs(text: str) -> str:
     """Join the lines of each paragraph with spaces; paragraphs stay apart, separated by one blank line.
 
-    Prompts are prose that authors wrap at any width in YAML block scalars; the page reflows them.
+    Prompts are prose that authors wrap at any width in YAML block scalars; the page reflows them. A fenced
+    code block (a listing the question asks about) is kept as it is written.
     """
-    paragraphs = re.split(r"\n\s*\n", text.strip())
-    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+    pieces = re.split(r"(^```\w*\n.*?^```[ \t]*$)", text.strip(), flags=re.MULTILINE | re.DOTALL)
+    reflowed = []
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            reflowed.append(piece)
+        elif piece.strip():
+            paragraphs = re.split(r"\n\s*\n", piece.strip())
+            reflowed += [" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs]
+    return "\n\n".join(reflowed)
 
 
 def parse_question_file(*, path: str, text: str, topic_ids: set[str], sources: set[str]) -> QuestionFile:

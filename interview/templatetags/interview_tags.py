@@ -39,3 +39,23 @@ def search_snippet(snippet: str | None) -> SafeString:
     text = " ".join(_MARKDOWN_MARKS.sub("", snippet).split())
     escaped = str(conditional_escape(text))
     return mark_safe(escaped.replace(SNIPPET_OPEN, "<mark>").replace(SNIPPET_CLOSE, "</mark>"))
+
+
+_FENCE = re.compile(r"^```python\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+
+
+@register.filter
+def prompt_html(prompt: str) -> SafeString:
+    """A question's prompt as the interviewer shows it: its words in paragraphs, and a ```python listing it
+    carries ("Here is a module. Walk me through it") as highlighted code, there before any reveal."""
+    from django.template.defaultfilters import linebreaks_filter
+
+    from interview.rendering import highlight_python
+
+    parts, end = [], 0
+    for fence in _FENCE.finditer(prompt):
+        parts.append(linebreaks_filter(prompt[end:fence.start()].strip(), autoescape=True))
+        parts.append(highlight_python(fence.group(1)))
+        end = fence.end()
+    parts.append(linebreaks_filter(prompt[end:].strip(), autoescape=True))
+    return mark_safe("".join(part for part in parts if part))

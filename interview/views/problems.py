@@ -24,6 +24,7 @@ from interview.views.submission_requests import IDEMPOTENCY_KEY_MAX
 EDITOR_SCRIPT = "interview/editor/editor.js"
 EDITOR_STYLESHEET = "interview/editor/editor.css"
 RECENT_SUBMISSIONS = 8
+EDITOR_FONT_SIZES = (12, 13, 14, 15, 16, 18, 20)
 
 
 def problem_list_view(request):
@@ -63,6 +64,8 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
         "editor_assets": bool(finders.find(EDITOR_SCRIPT)) and bool(finders.find(EDITOR_STYLESHEET)),
         "editor_script": EDITOR_SCRIPT,
         "editor_stylesheet": EDITOR_STYLESHEET,
+        "editor_font_sizes": EDITOR_FONT_SIZES,
+        "suite_labels": dict(Suite.choices),
     }
     context.update(extra)
     return context

@@ -161,3 +161,10 @@ def test_search_results_come_in_pages_that_keep_the_filters(client):
     second = client.get(reverse("question_list"), {"q": "attention", "topic": "attention", "page": 2})
     assert len(listed_slugs(second)) == 5
     assert not set(listed_slugs(first)) & set(listed_slugs(second))
+
+
+def test_a_prompt_that_asks_about_a_listing_shows_the_listing_before_any_reveal(client, real_bank):
+    page = client.get("/questions/mhsa-from-scratch/").content.decode()
+    prompt = page[page.index('class="prompt-card"'):page.index('id="answer-body"') if 'id="answer-body"' in page else None]
+    assert "Walk me through it" in prompt
+    assert '<span class="nc">MHSA</span>' in prompt and "reshape" in prompt

@@ -134,8 +134,9 @@
     table.hidden = data.tests.length === 0;
   }
 
-  // Polls the submission until it is judged, then swaps in the server-rendered result (chart and all).
-  function watch(panel, apiUrl, resultUrl, onDone) {
+  // Polls the submission until it is judged, then swaps in the server-rendered result (chart and all);
+  // onState, if given, sees every state polled, the last one included.
+  function watch(panel, apiUrl, resultUrl, onDone, onState) {
     var polls = 0;
     var token = {};
     panel.watching = token;
@@ -153,6 +154,7 @@
       polls += 1;
       requestJSON("GET", apiUrl).then(function (data) {
         if (panel.watching !== token) return;
+        if (onState) onState(data);
         if (FINAL[data.status]) return finish();
         render(panel, data);
         setTimeout(poll, polls < 40 ? 500 : 2000);
@@ -168,6 +170,130 @@
     if (!result || FINAL[result.dataset.status]) return;
     var panel = result.closest("[data-run-panel]");
     watch(panel, result.dataset.apiUrl, result.dataset.resultUrl, null);
+  }
+
+  // ---- The console around the editor ----------------------------------------------------------------------
+
+  var PHONE = window.matchMedia("(max-width: 59.99rem)");
+
+  function stored(key, fallback) {
+    try {
+      var value = JSON.parse(localStorage.getItem(key));
+      return value === null ? fallback : value;
+    } catch (e) { return fallback; }
+  }
+
+  function store(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: not kept */ }
+  }
+
+  // On a phone one pane shows at a time; the tabs pick it, and Run and Submit show the results.
+  function setUpPanes(layout) {
+    var tabs = document.querySelector("[data-pane-tabs]");
+    if (!tabs) return function () {};
+    var buttons = tabs.querySelectorAll("[data-pane-tab]");
+    tabs.hidden = false;
+    layout.dataset.paneShown = "";
+    function show(name) {
+      buttons.forEach(function (button) {
+        button.setAttribute("aria-selected", String(button.dataset.paneTab === name));
+      });
+      layout.querySelectorAll("[data-pane]").forEach(function (pane) {
+        pane.toggleAttribute("data-pane-active", pane.dataset.pane === name);
+      });
+    }
+    buttons.forEach(function (button) {
+      button.addEventListener("click", function () { show(button.dataset.paneTab); });
+    });
+    show("statement");
+    return function (name) { if (PHONE.matches) show(name); };
+  }
+
+  // The divider between the statement and the editor: dragged, or moved with the arrow keys; kept per browser.
+  function setUpDivider(layout) {
+    var divider = layout.querySelector("[data-divider]");
+    if (!divider) return;
+    divider.hidden = false;
+    function set(percent) {
+      percent = Math.max(25, Math.min(70, Math.round(percent)));
+      layout.style.setProperty("--split", percent + "%");
+      divider.setAttribute("aria-valuenow", String(percent));
+      return percent;
+    }
+    var split = set(stored("problem-split", 45));
+    divider.addEventListener("pointerdown", function (event) {
+      divider.setPointerCapture(event.pointerId);
+      var box = layout.getBoundingClientRect();
+      function move(moved) { split = set(100 * (moved.clientX - box.left) / box.width); }
+      function up() {
+        divider.removeEventListener("pointermove", move);
+        divider.removeEventListener("pointerup", up);
+        store("problem-split", split);
+      }
+      divider.addEventListener("pointermove", move);
+      divider.addEventListener("pointerup", up);
+    });
+    divider.addEventListener("keydown", function (event) {
+      var step = { ArrowLeft: -5, ArrowRight: 5 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      split = set(split + step);
+      store("problem-split", split);
+    });
+  }
+
+  // Font size and line wrapping, kept in this browser (localStorage), for the code editor or the textarea.
+  function setUpEditorSettings(form, textarea) {
+    var settings = form.querySelector("[data-editor-settings]");
+    if (!settings) return;
+    settings.hidden = false;
+    var chosen = stored("editor-settings", {});
+    var fontSize = settings.querySelector('[data-setting="fontSize"]');
+    var wrap = settings.querySelector('[data-setting="wrap"]');
+    function apply() {
+      var editor = form.querySelector(".interview-editor");
+      var size = chosen.fontSize ? chosen.fontSize + "px" : "";
+      [editor, textarea].forEach(function (node) {
+        if (node) node.style.setProperty("--editor-font-size", size);
+      });
+      textarea.style.fontSize = size;
+      if (editor) editor.dataset.wrap = chosen.wrap ? "on" : "off";
+      textarea.wrap = chosen.wrap ? "soft" : "off";
+    }
+    if (chosen.fontSize) fontSize.value = String(chosen.fontSize);
+    else fontSize.value = "14";
+    wrap.checked = Boolean(chosen.wrap);
+    fontSize.addEventListener("change", function () { chosen.fontSize = Number(fontSize.value); store("editor-settings", chosen); apply(); });
+    wrap.addEventListener("change", function () { chosen.wrap = wrap.checked; store("editor-settings", chosen); apply(); });
+    apply();
+  }
+
+  // "Your recent submissions" follows what the page sends: a new row at once, its verdict when it is in.
+  function recentUpdater() {
+    var section = document.querySelector("[data-recent]");
+    if (!section) return null;
+    var rows = section.querySelector("[data-recent-rows]");
+    var suites = JSON.parse(document.getElementById("suite-labels").textContent);
+    return function (data) {
+      var row = rows.querySelector('[data-submission-id="' + data.id + '"]');
+      if (!row) {
+        row = element("li");
+        row.dataset.submissionId = String(data.id);
+        var link = element("a", "", "#" + data.id);
+        link.href = data.url;
+        row.appendChild(link);
+        row.appendChild(document.createTextNode(" "));
+        row.appendChild(element("span", "verdict verdict--small"));
+        row.appendChild(document.createTextNode(" "));
+        row.appendChild(element("span", "muted", (suites[data.suite] || data.suite) + " · just now"));
+        rows.insertBefore(row, rows.firstChild);
+        section.hidden = false;
+      }
+      var state = data.verdict || data.status;
+      var badge = row.querySelector(".verdict");
+      badge.className = "verdict verdict--small verdict--" + state;
+      badge.textContent = label(state) + (FINAL[data.status] ? "" : "…");
+    };
   }
 
   // ---- The editor ---------------------------------------------------------------------------------------
@@ -247,9 +373,15 @@
 
     function urlFor(template, id) { return template.replace(/\/0(\/?[^\/]*)$/, "/" + id + "$1"); }
 
+    var layout = document.querySelector("[data-split]");
+    var showPane = layout ? setUpPanes(layout) : function () {};
+    if (layout) setUpDivider(layout);
+    var updateRecent = recentUpdater();
+
     function follow(id) {
       skeleton(panel);
-      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id), null);
+      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id), null,
+            updateRecent);
     }
 
     function send(tests) {
@@ -259,6 +391,7 @@
       }
       if (busy) return;
       busy = true;
+      showPane("results");
       buttons.forEach(function (button) { button.disabled = true; });
       showError("");
       var key = window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random();
@@ -284,6 +417,7 @@
       readOnly: false,
     };
     editor = window.InterviewEditor ? window.InterviewEditor.mount(textarea, callbacks) : textareaEditor(textarea, callbacks);
+    setUpEditorSettings(form, textarea);
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();

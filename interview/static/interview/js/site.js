@@ -59,12 +59,13 @@
 
   function setUpCopyButtons() {
     if (!navigator.clipboard) return;
-    document.querySelectorAll(".prose .highlight").forEach(function (block) {
+    // Code in the prose, and a value made to be copied (a new API token).
+    document.querySelectorAll(".prose .highlight, [data-copyable]").forEach(function (block) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "copy-button";
       button.textContent = "Copy";
-      button.setAttribute("aria-label", "Copy this code");
+      button.setAttribute("aria-label", block.dataset.copyLabel || "Copy this code");
       button.addEventListener("click", function () {
         navigator.clipboard.writeText(block.querySelector("pre").innerText).then(function () {
           button.textContent = "Copied";
