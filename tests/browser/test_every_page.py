@@ -44,6 +44,7 @@ TRACEBACK = ('Traceback (most recent call last):\n  File "driver.py", line 18, i
 NOT_PAGES = {
     "problem_submit": "the no-JavaScript form's POST target",
     "problem_solution": "a POST that records reading the solution",
+    "problem_hint_reveal": "a POST that reveals the next hint",
     "submission_result": "the result fragment the problem page swaps in (seen here inside that page)",
     "problem_submissions_api": "JSON API", "problem_draft_api": "JSON API", "submission_api": "JSON API",
     "mock_interview_draft_api": "JSON API", "mock_interview_submissions_api": "JSON API",
