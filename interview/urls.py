@@ -4,7 +4,7 @@ from django.urls import path
 from pygments import __version__ as pygments_version
 
 from interview.views import (
-    accounts, api, drills, health, mock_interview_api, mock_interviews, pages, practice, problem_sets, problems,
+    accounts, api, drills, health, hints, mock_interview_api, mock_interviews, pages, practice, problem_sets, problems,
     questions, submissions,
 )
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path("problems/<slug:slug>/", problems.problem_detail_view, name="problem_detail"),
     path("problems/<slug:slug>/submit", problems.problem_submit_view, name="problem_submit"),
     path("problems/<slug:slug>/solution", problems.problem_solution_view, name="problem_solution"),
+    path("problems/<slug:slug>/hints", hints.problem_hint_reveal_view, name="problem_hint_reveal"),
     path("submissions/", submissions.submission_list_view, name="submission_list"),
     path("submissions/<int:pk>/", submissions.submission_detail_view, name="submission_detail"),
     path("submissions/<int:pk>/result", submissions.submission_result_view, name="submission_result"),

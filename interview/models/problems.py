@@ -36,6 +36,10 @@ class Problem(models.Model):
     starter_code = models.TextField()
     explanation_markdown = models.TextField(help_text="The model answer, shown once a user solved the problem.")
     explanation_html = models.TextField(editable=False)
+    hints_html = models.JSONField(
+        default=list, editable=False,
+        help_text="The statement's `## Hints` items, rendered, in order; the page reveals them one at a time.",
+    )
     tests = models.JSONField(default=list, help_text='[{"name": ..., "sample": bool, "timed": bool}, ...]')
     limits = models.JSONField(default=dict, help_text="The package's limits, as the judge applies them.")
     version = models.CharField(max_length=32, help_text="Hash of the files that decide a verdict.")
@@ -121,3 +125,15 @@ class SolutionReveal(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_reveal_per_user_and_problem")]
+
+
+class HintReveal(models.Model):
+    """How many of a problem's hints a user has revealed; hints are revealed in order, so a count says which."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hint_reveals")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="hint_reveals")
+    shown = models.PositiveSmallIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_hint_reveal_per_user_and_problem")]

@@ -109,6 +109,9 @@ class Submission(models.Model):
         help_text="Which of the problem version's hidden seeds judged it (none before its first judgement, or "
                   "when no hidden test ran); kept when it is judged again, so it meets the same hidden inputs.",
     )
+    hints_shown = models.PositiveSmallIntegerField(
+        default=0, editable=False, help_text="How many of the problem's hints its author had revealed when sending it.",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -6,6 +6,7 @@ by file name: moving or renaming a file updates where the row says it came from,
 """
 
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,10 @@ if TYPE_CHECKING:
 
 TOPICS_FILE = "questions/topics.yaml"
 _LEADING_TITLE = re.compile(r"\A\s*#[ \t]+[^\n]*\n")
+# The statement's last section; everything from its heading to the next `## ` heading (or the end) is the hints.
+_HINTS_SECTION = re.compile(r"^## Hints[ \t]*\n(?P<body>.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+# A top-level list item starts at column 0; its continuation lines are indented.
+_HINT_ITEM = re.compile(r"^[-*][ \t]+", re.MULTILINE)
 # Any constant works; it only has to be the same for every process that syncs this database.
 _SYNC_LOCK_ID = 0x51A7C0DE
 
@@ -107,7 +112,8 @@ def _problem_values(package: "Package") -> dict:
         "needs": package.needs,
         "world_size": package.world_size,
         "statement_markdown": package.statement_markdown,
-        "statement_html": render_markdown(_without_title(package.statement_markdown)),
+        "statement_html": render_markdown(_without_title(_without_hints(package.statement_markdown))),
+        "hints_html": [render_markdown(hint) for hint in statement_hints(package.statement_markdown)],
         "starter_code": package.starter_code,
         "explanation_markdown": package.explanation_markdown,
         "explanation_html": render_markdown(package.explanation_markdown),
@@ -120,6 +126,26 @@ def _problem_values(package: "Package") -> dict:
 def _without_title(statement: str) -> str:
     """The statement without its leading `# Title` line: the problem's page shows the title already."""
     return _LEADING_TITLE.sub("", statement, count=1)
+
+
+def statement_hints(statement: str) -> list[str]:
+    """The Markdown of each item of the statement's `## Hints` list, in order; none without that section."""
+    section = _HINTS_SECTION.search(statement)
+    if section is None:
+        return []
+    items = _HINT_ITEM.split(section["body"].strip())
+    return [textwrap.dedent(_first_line_and_rest(item)).strip() for item in items if item.strip()]
+
+
+def _first_line_and_rest(item: str) -> str:
+    # The first line lost its bullet and indent; the rest keep theirs, so dedent them apart from it.
+    first, _, rest = item.partition("\n")
+    return first + "\n" + textwrap.dedent(rest)
+
+
+def _without_hints(statement: str) -> str:
+    """The statement without its `## Hints` section: the page reveals those one at a time."""
+    return _HINTS_SECTION.sub("", statement, count=1).rstrip() + "\n"
 
 
 def _serialise_concurrent_syncs() -> None:

@@ -22,6 +22,7 @@ from django.utils import timezone
 from interview.judge import queues
 from interview.models import Problem, Status, Submission, SubmissionTest, Suite
 from interview.models.submissions import ACTIVE_STATUSES
+from interview.selectors.hints import hints_shown
 from interview.selectors.workers import judge_queue
 
 logger = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ def submission_create(*, user, problem: Problem, source: str, suite: str,
             user=user, problem=problem, source=source, suite=suite, idempotency_key=idempotency_key or None,
             problem_version=problem.version, queue=judge_queue(problem), enqueued_at=now, deliveries=1,
             tests_total=sum(1 for test in problem.tests if suite == Suite.ALL or test.get("sample")),
+            hints_shown=hints_shown(user=user, problem=problem),
         )
         _publish_on_commit(submission)
     return Created(submission, replayed=False)

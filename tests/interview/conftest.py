@@ -4,11 +4,21 @@ import pytest
 
 from tests.interview.content_tree import ContentTree
 
+HINTS = ["<p>Subtract the maximum.</p>", "<p>Along <code>dim</code>.</p>", "<p>Mind float16.</p>"]
+
 
 @pytest.fixture
 def content(tmp_path) -> ContentTree:
     """An empty question bank (two topics, one seed document) in a temporary content folder."""
     return ContentTree(tmp_path / "content")
+
+
+@pytest.fixture
+def hinted_problem():
+    """A problem row with three hints, for the hints panel and its endpoint."""
+    from tests.interview.factories import ProblemFactory
+
+    return ProblemFactory(slug="softmax", title="Stable softmax", hints_html=HINTS)
 
 
 class EmbeddedQueue:

@@ -28,8 +28,9 @@ def test_a_package_becomes_a_problem_with_what_the_pages_and_routing_need(conten
     assert problem.starter_code == (content / SOFTMAX / "starter.py").read_text()
     statement = (content / SOFTMAX / "statement.md").read_text()
     assert statement.startswith(f"# {problem.title}\n")
-    # The page shows the title; the statement's own first heading would repeat it.
-    assert problem.statement_html == render_markdown(statement.split("\n", 1)[1])
+    # The page shows the title; the statement's own first heading would repeat it. The hints are carried apart.
+    body = statement.split("\n", 1)[1]
+    assert problem.statement_html == render_markdown(body[: body.index("## Hints")].rstrip() + "\n")
     assert problem.statement_markdown == statement
     assert problem.explanation_html and problem.explanation_markdown
     assert problem.sample_test_names == ["rows-last-dim", "large-magnitude", "middle-dim-float64"]
@@ -62,7 +63,8 @@ def test_a_changed_statement_is_an_update_under_the_same_version(content):
     statement.write_text(statement.read_text() + "\nOne more hint.\n")
     assert sync_problems(content_dir=content).updated == 1
     problem = Problem.objects.get()
-    assert problem.version == old and "One more hint." in problem.statement_html
+    # The text lands at the end of the statement, inside its last section: the hints.
+    assert problem.version == old and "One more hint." in problem.hints_html[-1]
 
 
 def test_a_removed_package_retires_its_problem_and_its_return_restores_it(content, tmp_path):
