@@ -22,12 +22,14 @@ from playwright.sync_api import expect
 
 from interview.models import Drill, MockInterviewItem, Problem, ProblemSet, Question, Submission, Topic
 from interview.services.accounts import api_token_create
+from interview.services.content_sync import sync_problems
 from interview.services.drills import drill_attempt_answer, drill_attempt_start
 from interview.services.mock_interviews import mock_interview_answer, mock_interview_finish, mock_interview_start
 from interview.services.practice import practice_session_start, review_record
 from interview.services.problems import draft_save
 from tests.conftest import ARTIFACTS
 from tests.interview.factories import SubmissionFactory, UserFactory
+from tests.judging_support import content_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -227,7 +229,6 @@ class Visit:
         its icon buttons, in ways this check cannot tell from a mistake)."""
         self.errors.clear()
         self.page.goto(self.live_server.url + path)
-        self.page.wait_for_load_state("load")
         where = f"{who} at {self.screen}, {path}"
         width = self.page.evaluate("document.documentElement.scrollWidth")
         if width > SCREENS[self.screen]["width"]:
@@ -237,7 +238,8 @@ class Visit:
         self.problems.extend(f"{where}: {error}" for error in self.errors)
         SHOTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
-        self.page.screenshot(path=SHOTS / f"{who}-{self.screen}-{name}.png")
+        # JPEG: several times quicker to encode than PNG, and as good for a look at the layout.
+        self.page.screenshot(path=SHOTS / f"{who}-{self.screen}-{name}.jpg", type="jpeg", quality=60)
 
     def close(self):
         self.context.close()
@@ -297,8 +299,8 @@ def test_every_page_fits_the_screen_shows_all_its_text_and_loads_cleanly(browser
 
 
 @pytest.mark.parametrize("screen", SCREENS)
-def test_after_run_the_summary_and_the_first_failure_are_on_screen(browser, live_server, screen):
-    call_command("sync_content", verbosity=0)
+def test_after_run_the_summary_and_the_first_failure_are_on_screen(browser, live_server, screen, tmp_path):
+    sync_problems(content_dir=content_with(tmp_path / "content", "causal-mask"))
     user = UserFactory(username="grace")
     problem = Problem.objects.get(slug="causal-mask")
     visit = Visit(browser, live_server, screen, user)
