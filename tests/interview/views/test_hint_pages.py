@@ -3,9 +3,10 @@
 import pytest
 from django.test import Client
 
-from interview.models import HintReveal
+from interview.models import HintReveal, MockInterview, Submission
 from tests.interview.conftest import HINTS
 from tests.interview.factories import SubmissionFactory, UserFactory
+from tests.interview.study_support import clock, make_set  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +87,19 @@ def test_submissions_say_how_many_hints_were_shown(client, hinted_problem, user)
     listing = client.get("/submissions/").content.decode()
     assert listing.count("with 2 hints") == 1 and "with 0 hint" not in listing
     assert "with 2 hints shown" in client.get(with_hints.get_absolute_url()).content.decode()
+
+
+def test_hints_revealed_in_a_mock_interviews_coding_item_show_in_its_report(
+    client, clock, hinted_problem, user, embedded_queue, django_capture_on_commit_callbacks
+):
+    client.force_login(user)
+    client.post("/mock-interviews/start", {"set": make_set(hinted_problem, slug="code").slug, "duration": "30"})
+    interview = MockInterview.objects.get(user=user)
+    assert "(0 of 3 shown)" in client.get(f"/mock-interviews/{interview.pk}/items/1/").content.decode()
+    reveal(client, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/mock-interviews/{interview.pk}/items/1/submit", {"source": "x = 1\n", "tests": "all"})
+    Submission.objects.update(status="finished", verdict="wrong_answer")
+    clock.advance(minutes=30)
+    report = client.get(f"/mock-interviews/{interview.pk}/report/").content.decode()
+    assert "tests passed · with 1 hint shown" in report
