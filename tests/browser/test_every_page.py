@@ -345,3 +345,23 @@ def test_a_new_api_token_is_copied_with_one_click(browser, live_server):
     expect(page.get_by_role("button", name="Copy the token")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == token
     visit.close()
+
+
+def test_editor_settings_and_the_divider_are_kept_across_a_reload(browser, live_server, tmp_path):
+    sync_problems(content_dir=content_with(tmp_path / "content", "causal-mask"))
+    visit = Visit(browser, live_server, "desktop", UserFactory(username="kai"))
+    page = visit.page
+    page.goto(live_server.url + reverse("problem_detail", args=["causal-mask"]))
+    page.locator("[data-editor-settings] summary").click()
+    page.get_by_label("Font size").select_option("18")
+    page.get_by_label("Wrap long lines").check()
+    divider = page.get_by_role("separator", name="Resize the statement and the editor")
+    divider.focus()
+    page.keyboard.press("ArrowRight")
+    page.reload()
+    editor = page.locator(".interview-editor")
+    expect(editor).to_have_attribute("data-wrap", "on")
+    assert editor.evaluate("e => getComputedStyle(e.querySelector('.cm-editor')).fontSize") == "18px"
+    expect(divider).to_have_attribute("aria-valuenow", "50")
+    assert not visit.errors, visit.errors
+    visit.close()
