@@ -347,7 +347,7 @@ def test_a_new_api_token_is_copied_with_one_click(browser, live_server):
     visit.close()
 
 
-def test_editor_settings_and_the_divider_are_kept_across_a_reload(browser, live_server, tmp_path):
+def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled_button_looks_it(browser, live_server, tmp_path):
     sync_problems(content_dir=content_with(tmp_path / "content", "causal-mask"))
     visit = Visit(browser, live_server, "desktop", UserFactory(username="kai"))
     page = visit.page
@@ -363,5 +363,10 @@ def test_editor_settings_and_the_divider_are_kept_across_a_reload(browser, live_
     expect(editor).to_have_attribute("data-wrap", "on")
     assert editor.evaluate("e => getComputedStyle(e.querySelector('.cm-editor')).fontSize") == "18px"
     expect(divider).to_have_attribute("aria-valuenow", "50")
+    # While a run is being sent its buttons are disabled, and look it.
+    run = page.locator("[data-run]")
+    enabled = run.evaluate("b => getComputedStyle(b).opacity")
+    disabled = run.evaluate("b => { b.disabled = true; return [getComputedStyle(b).opacity, getComputedStyle(b).cursor]; }")
+    assert (enabled, disabled) == ("1", ["0.5", "not-allowed"])
     assert not visit.errors, visit.errors
     visit.close()
