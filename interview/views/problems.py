@@ -53,6 +53,7 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
     recent = list(user_submissions(user=user, problem=problem)[:RECENT_SUBMISSIONS]) if user.is_authenticated else []
     context = {
         "problem": problem,
+        "follow_ups": problem.follow_ups.select_related("question", "drill"),
         "source": editor_source(user=user, problem=problem),
         "solved": solved,
         "show_explanation": solved or revealed,

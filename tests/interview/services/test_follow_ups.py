@@ -187,6 +187,13 @@ def test_a_question_and_a_drill_list_the_problems_they_follow_up(client, attenti
     assert problem.get_absolute_url() in client.get(drill.get_absolute_url()).content.decode()
 
 
+def test_a_problems_page_lists_its_follow_ups_in_order(client, attention):
+    problem, question, drill = attention
+    page = client.get(problem.get_absolute_url()).content.decode()
+    listed = page[page.index("data-follow-ups"):]
+    assert listed.index(question.get_absolute_url()) < listed.index(drill.get_absolute_url())
+
+
 def test_a_generated_loop_asks_the_follow_ups_after_the_code_never_before_it(clock, attention):
     problem, question, drill = attention
     opener, loop_drill = QuestionFactory(), make_drill(question.topic, slug="kv-bytes")
