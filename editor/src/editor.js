@@ -3,7 +3,13 @@
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { isolateHistory } from "@codemirror/commands";
-import { editorExtensions, readOnlyCompartment, readOnlyExtensions } from "./setup.js";
+import {
+  editorExtensions,
+  keymapCompartment,
+  keymapExtensions,
+  readOnlyCompartment,
+  readOnlyExtensions,
+} from "./setup.js";
 import { modName } from "./keys.js";
 
 const mounted = new WeakSet();
@@ -50,6 +56,7 @@ class Editor {
         doc: textarea.value,
         extensions: editorExtensions({
           readOnly,
+          keymapName: options.keymap ?? "default",
           placeholder: textarea.placeholder,
           contentAttributes: this.#contentAttributes(hint.id),
           onRun: options.onRun,
@@ -94,6 +101,12 @@ class Editor {
     if (this.#view) {
       this.#view.dispatch({ effects: readOnlyCompartment.reconfigure(readOnlyExtensions(Boolean(readOnly))) });
     }
+  }
+
+  // "default", "vim" or "emacs"; anything else throws, leaving the current keymap in place.
+  setKeymap(name) {
+    const extensions = keymapExtensions(name);
+    if (this.#view) this.#view.dispatch({ effects: keymapCompartment.reconfigure(extensions) });
   }
 
   // Hands the page back its textarea, holding the latest code (and the focus, if the editor had it).

@@ -17,6 +17,8 @@ import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { bracketMatching, foldGutter, foldKeymap, indentOnInput, indentUnit } from "@codemirror/language";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { autocompletion, closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { vim } from "@replit/codemirror-vim";
+import { emacs } from "@replit/codemirror-emacs";
 import { pythonSupport } from "./python.js";
 import { completionKeymap, escapeKeymap, indentationKeymap, runKeymap } from "./keys.js";
 import { theme } from "./theme.js";
@@ -31,8 +33,21 @@ export function readOnlyExtensions(readOnly) {
   ];
 }
 
+export const keymapCompartment = new Compartment();
+
+// The key bindings a user may pick, by the name the page stores. Vim and Emacs come before every other
+// keymap, as both packages need, so that their keys win over the default ones.
+const keymaps = { default: () => [], vim: () => vim(), emacs: () => emacs() };
+
+export function keymapExtensions(name) {
+  const choose = Object.hasOwn(keymaps, name) ? keymaps[name] : null;
+  if (!choose) throw new RangeError(`Unknown keymap "${name}": pick one of ${Object.keys(keymaps).join(", ")}`);
+  return choose();
+}
+
 export function editorExtensions({
   readOnly,
+  keymapName,
   placeholder: placeholderText,
   contentAttributes,
   onRun,
@@ -40,6 +55,7 @@ export function editorExtensions({
   onDocChanged,
 }) {
   return [
+    keymapCompartment.of(keymapExtensions(keymapName)),
     runKeymap({ onRun, onSubmit }),
     completionKeymap,
     lineNumbers(),
