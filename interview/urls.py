@@ -4,8 +4,8 @@ from django.urls import path
 from pygments import __version__ as pygments_version
 
 from interview.views import (
-    accounts, api, drills, health, hints, mock_interview_api, mock_interviews, pages, practice, problem_sets, problems,
-    questions, submissions,
+    accounts, api, drills, editor_settings, health, hints, mock_interview_api, mock_interviews, pages, practice,
+    problem_sets, problems, questions, submissions,
 )
 
 urlpatterns = [
@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/problems/<slug:slug>/submissions", api.problem_submissions_api, name="problem_submissions_api"),
     path("api/problems/<slug:slug>/draft", api.problem_draft_api, name="problem_draft_api"),
     path("api/submissions/<int:pk>", api.submission_api, name="submission_api"),
+    path("api/editor-settings", editor_settings.editor_settings_api, name="editor_settings_api"),
     path("drills/", drills.drill_list_view, name="drill_list"),
     path("drills/<slug:slug>/", drills.drill_detail_view, name="drill_detail"),
     path("drills/<slug:slug>/new", drills.drill_new_attempt_view, name="drill_new_attempt"),

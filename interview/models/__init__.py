@@ -1,5 +1,6 @@
 from interview.models.accounts import ApiToken, LoginFailure
 from interview.models.drills import Drill, DrillAttempt, DrillCard
+from interview.models.editor_settings import EditorSettings, Keymap
 from interview.models.mock_interviews import (
     InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission,
 )
@@ -13,8 +14,9 @@ from interview.models.submissions import Queue, Status, Submission, SubmissionTe
 from interview.models.workers import WorkerHeartbeat, WorkerState
 
 __all__ = [
-    "ApiToken", "Difficulty", "Drill", "DrillAttempt", "DrillCard", "HintReveal", "InterviewState", "ItemState", "Level",
-    "LoginFailure", "MockInterview", "MockInterviewItem", "MockInterviewSubmission", "Needs", "Origin",
+    "ApiToken", "Difficulty", "Drill", "DrillAttempt", "DrillCard", "EditorSettings", "HintReveal", "InterviewState",
+    "ItemState", "Keymap", "Level", "LoginFailure", "MockInterview", "MockInterviewItem", "MockInterviewSubmission",
+    "Needs", "Origin",
     "PracticeItem", "PracticeSession", "Problem", "ProblemDraft", "ProblemFollowUp", "ProblemSet", "ProblemSetItem",
     "Question", "Queue", "Rating", "Review", "ReviewCard", "SessionState", "SolutionReveal", "Status", "StudyProfile",
     "Submission", "SubmissionTest", "Suite", "TestStatus", "Topic", "Verdict", "WorkerHeartbeat", "WorkerState",

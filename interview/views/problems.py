@@ -13,7 +13,8 @@ from django.contrib.staticfiles import finders
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from interview.models import Difficulty, Problem, SolutionReveal, Suite
+from interview.models import Difficulty, EditorSettings, Keymap, Problem, SolutionReveal, Suite
+from interview.models.editor_settings import FONT_SIZES
 from interview.selectors.problems import all_tags, editor_source, problem_list
 from interview.selectors.submissions import has_solved, user_submissions
 from interview.services.problems import draft_save, solution_reveal
@@ -24,7 +25,6 @@ from interview.views.submission_requests import IDEMPOTENCY_KEY_MAX
 EDITOR_SCRIPT = "interview/editor/editor.js"
 EDITOR_STYLESHEET = "interview/editor/editor.css"
 RECENT_SUBMISSIONS = 8
-EDITOR_FONT_SIZES = (12, 13, 14, 15, 16, 18, 20)
 
 
 def problem_list_view(request):
@@ -51,6 +51,8 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
     solved = has_solved(user=user, problem=problem)
     revealed = user.is_authenticated and SolutionReveal.objects.filter(user=user, problem=problem).exists()
     recent = list(user_submissions(user=user, problem=problem)[:RECENT_SUBMISSIONS]) if user.is_authenticated else []
+    # None until a signed-in user first changes a setting; the page then starts from this browser's own.
+    saved_settings = EditorSettings.objects.filter(user=user).first() if user.is_authenticated else None
     context = {
         "problem": problem,
         "follow_ups": problem.follow_ups.select_related("question", "drill"),
@@ -65,7 +67,9 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
         "editor_assets": bool(finders.find(EDITOR_SCRIPT)) and bool(finders.find(EDITOR_STYLESHEET)),
         "editor_script": EDITOR_SCRIPT,
         "editor_stylesheet": EDITOR_STYLESHEET,
-        "editor_font_sizes": EDITOR_FONT_SIZES,
+        "editor_font_sizes": FONT_SIZES,
+        "editor_keymaps": Keymap.choices,
+        "editor_settings": saved_settings.as_json() if saved_settings else None,
         "suite_labels": dict(Suite.choices),
     }
     context.update(extra)

@@ -40,6 +40,11 @@ def draft_request(request) -> str:
     return _source(_body(request))
 
 
+def json_object_request(request) -> dict:
+    """The body of any other request that must be a JSON object, refused the same way when it is not."""
+    return _body(request)
+
+
 def _invalid(message: str) -> Refused:
     return Refused(message, reason=RefusalReason.INVALID)
 

@@ -50,6 +50,7 @@ NOT_PAGES = {
     "submission_result": "the result fragment the problem page swaps in (seen here inside that page)",
     "problem_submissions_api": "JSON API", "problem_draft_api": "JSON API", "submission_api": "JSON API",
     "mock_interview_draft_api": "JSON API", "mock_interview_submissions_api": "JSON API",
+    "editor_settings_api": "JSON API",
     "drill_new_attempt": "a POST that starts an attempt", "drill_attempt_answer": "a POST target",
     "practice_start": "a POST target", "practice_finish": "a POST target", "practice_reveal": "a POST target",
     "practice_rate": "a POST target", "practice_skip": "a POST target", "practice_estimate": "a POST target",
@@ -349,12 +350,17 @@ def test_a_new_api_token_is_copied_with_one_click(browser, live_server):
 
 def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled_button_looks_it(browser, live_server, tmp_path):
     sync_problems(content_dir=content_with(tmp_path / "content", "causal-mask"))
-    visit = Visit(browser, live_server, "desktop", UserFactory(username="kai"))
+    user = UserFactory(username="kai")
+    visit = Visit(browser, live_server, "desktop", user)
     page = visit.page
-    page.goto(live_server.url + reverse("problem_detail", args=["causal-mask"]))
+    url = live_server.url + reverse("problem_detail", args=["causal-mask"])
+    page.goto(url)
     page.locator("[data-editor-settings] summary").click()
     page.get_by_label("Font size").select_option("18")
     page.get_by_label("Wrap long lines").check()
+    with page.expect_response(lambda response: response.url.endswith(reverse("editor_settings_api"))) as saved:
+        page.get_by_label("Keymap").select_option("vim")
+    assert saved.value.json() == {"font_size": 18, "wrap": True, "keymap": "vim"}
     divider = page.get_by_role("separator", name="Resize the statement and the editor")
     divider.focus()
     page.keyboard.press("ArrowRight")
@@ -362,7 +368,23 @@ def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled
     editor = page.locator(".interview-editor")
     expect(editor).to_have_attribute("data-wrap", "on")
     assert editor.evaluate("e => getComputedStyle(e.querySelector('.cm-editor')).fontSize") == "18px"
+    expect(page.get_by_label("Keymap")).to_have_value("vim")
     expect(divider).to_have_attribute("aria-valuenow", "50")
+    # Vim's keys act: dd deletes the first line, i enters insert mode.
+    starter = Problem.objects.get(slug="causal-mask").starter_code
+    page.locator(".cm-content").click()
+    for key in ("Escape", "g", "g", "d", "d", "i"):
+        page.keyboard.press(key)
+    page.keyboard.type("# mine")
+    rest = starter.split("\n", 1)[1]
+    expect(page.locator("#source")).to_have_value("# mine" + rest)
+    # The settings are the user's, not this browser's: a fresh browser shows them too.
+    elsewhere = Visit(browser, live_server, "desktop", user)
+    elsewhere.page.goto(url)
+    expect(elsewhere.page.get_by_label("Keymap")).to_have_value("vim")
+    expect(elsewhere.page.locator(".interview-editor")).to_have_attribute("data-wrap", "on")
+    assert not elsewhere.errors, elsewhere.errors
+    elsewhere.close()
     # While a run is being sent its buttons are disabled, and look it.
     run = page.locator("[data-run]")
     enabled = run.evaluate("b => getComputedStyle(b).opacity")

@@ -242,29 +242,51 @@
     });
   }
 
-  // Font size and line wrapping, kept in this browser (localStorage), for the code editor or the textarea.
-  function setUpEditorSettings(form, textarea) {
+  // Font size, line wrapping and keymap for the code editor (or the textarea, which has no keymap). A signed-in
+  // user's are kept on the server, so they follow the user to another browser; a visitor's in localStorage.
+  function setUpEditorSettings(form, textarea, editor) {
     var settings = form.querySelector("[data-editor-settings]");
     if (!settings) return;
     settings.hidden = false;
-    var chosen = stored("editor-settings", {});
+    var signedIn = form.dataset.authenticated === "true";
+    var saved = JSON.parse(document.getElementById("editor-settings").textContent);
+    var chosen = signedIn && saved
+      ? { fontSize: saved.font_size, wrap: saved.wrap, keymap: saved.keymap }
+      : stored("editor-settings", {});
     var fontSize = settings.querySelector('[data-setting="fontSize"]');
     var wrap = settings.querySelector('[data-setting="wrap"]');
+    var keymap = settings.querySelector('[data-setting="keymap"]');
+    var status = settings.querySelector("[data-settings-status]");
+    var statusText = status.textContent;
+    var hasKeymaps = Boolean(editor.setKeymap);
+    settings.querySelector("[data-keymap-setting]").hidden = !hasKeymaps;
     function apply() {
-      var editor = form.querySelector(".interview-editor");
+      var node = form.querySelector(".interview-editor");
       var size = chosen.fontSize ? chosen.fontSize + "px" : "";
-      [editor, textarea].forEach(function (node) {
-        if (node) node.style.setProperty("--editor-font-size", size);
+      [node, textarea].forEach(function (each) {
+        if (each) each.style.setProperty("--editor-font-size", size);
       });
       textarea.style.fontSize = size;
-      if (editor) editor.dataset.wrap = chosen.wrap ? "on" : "off";
+      if (node) node.dataset.wrap = chosen.wrap ? "on" : "off";
       textarea.wrap = chosen.wrap ? "soft" : "off";
+      if (hasKeymaps) editor.setKeymap(chosen.keymap || "default");
     }
-    if (chosen.fontSize) fontSize.value = String(chosen.fontSize);
-    else fontSize.value = "14";
+    function keep() {
+      apply();
+      if (!signedIn) { store("editor-settings", chosen); return; }
+      status.textContent = "Saving…";
+      requestJSON("POST", form.dataset.settingsUrl,
+                  { font_size: chosen.fontSize || 14, wrap: Boolean(chosen.wrap), keymap: chosen.keymap || "default" })
+        .then(function () { status.textContent = statusText; })
+        .catch(function (error) { status.textContent = "Not saved: " + error.message; });
+    }
+    fontSize.value = String(chosen.fontSize || 14);
     wrap.checked = Boolean(chosen.wrap);
-    fontSize.addEventListener("change", function () { chosen.fontSize = Number(fontSize.value); store("editor-settings", chosen); apply(); });
-    wrap.addEventListener("change", function () { chosen.wrap = wrap.checked; store("editor-settings", chosen); apply(); });
+    keymap.value = chosen.keymap || "default";
+    if (!keymap.value) keymap.value = chosen.keymap = "default";  // a name this page no longer offers
+    fontSize.addEventListener("change", function () { chosen.fontSize = Number(fontSize.value); keep(); });
+    wrap.addEventListener("change", function () { chosen.wrap = wrap.checked; keep(); });
+    keymap.addEventListener("change", function () { chosen.keymap = keymap.value; keep(); });
     apply();
   }
 
@@ -417,7 +439,7 @@
       readOnly: false,
     };
     editor = window.InterviewEditor ? window.InterviewEditor.mount(textarea, callbacks) : textareaEditor(textarea, callbacks);
-    setUpEditorSettings(form, textarea);
+    setUpEditorSettings(form, textarea, editor);
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
