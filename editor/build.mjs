@@ -36,6 +36,21 @@ function banner(digest) {
   ].join("\n");
 }
 
+// @replit/codemirror-emacs registers its key bindings and commands at load time through calls it marks
+// /*@__PURE__*/; a minifier drops such a call when its result is unused, which leaves Emacs mode with no keys.
+// Unmarked, the calls stay in the bundle.
+const emacsRegistrations = {
+  name: "keep-emacs-registrations",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@replit[\\/]codemirror-emacs[\\/]dist[\\/]index\.js$/ }, async (args) => {
+      const code = await readFile(args.path, "utf8");
+      const kept = code.replaceAll("/*@__PURE__*/EmacsHandler.", "EmacsHandler.");
+      if (kept === code) throw new Error("@replit/codemirror-emacs no longer marks its registrations: review this plugin");
+      return { contents: kept, loader: "js" };
+    });
+  },
+};
+
 async function bundle(entry, digest) {
   return esbuild.build({
     entryPoints: [path.join(here, "src", entry)],
@@ -47,6 +62,7 @@ async function bundle(entry, digest) {
     legalComments: "none",
     banner: { [entry.endsWith(".js") ? "js" : "css"]: banner(digest) },
     metafile: true,
+    plugins: [emacsRegistrations],
     logLevel: "warning",
   });
 }

@@ -33,6 +33,7 @@ class Editor {
   #wrapper;
   #view;
   #shownDisplay;
+  #hint;
   #listeners = [];
 
   constructor(textarea, options) {
@@ -41,7 +42,9 @@ class Editor {
     this.#wrapper = document.createElement("div");
     this.#wrapper.className = "interview-editor";
     if (textarea.hasAttribute("rows")) this.#wrapper.style.setProperty("--editor-rows", String(textarea.rows));
-    const hint = this.#keyboardHint();
+    const keymapName = options.keymap ?? "default";
+    const hint = this.#keyboardHint(keymapName);
+    this.#hint = hint;
     this.#wrapper.append(hint);
     // In the page before the view is built, so that CodeMirror measures real line heights from the start.
     const hadFocus = document.activeElement === textarea;
@@ -56,7 +59,7 @@ class Editor {
         doc: textarea.value,
         extensions: editorExtensions({
           readOnly,
-          keymapName: options.keymap ?? "default",
+          keymapName,
           placeholder: textarea.placeholder,
           contentAttributes: this.#contentAttributes(hint.id),
           onRun: options.onRun,
@@ -107,6 +110,7 @@ class Editor {
   setKeymap(name) {
     const extensions = keymapExtensions(name);
     if (this.#view) this.#view.dispatch({ effects: keymapCompartment.reconfigure(extensions) });
+    this.#hint.textContent = this.#hintText(name);
   }
 
   // Hands the page back its textarea, holding the latest code (and the focus, if the editor had it).
@@ -164,15 +168,21 @@ class Editor {
     return attributes;
   }
 
-  #keyboardHint() {
+  #keyboardHint(keymapName) {
     const hint = document.createElement("p");
     hint.id = `interview-editor-hint-${++hintCount}`;
     hint.className = "interview-editor__hint";
-    const parts = ["Tab indents, Shift-Tab dedents. Press Escape then Tab to move focus out of the editor."];
+    hint.textContent = this.#hintText(keymapName);
+    return hint;
+  }
+
+  // Vim and Emacs take the first Escape themselves (back to normal mode, or dropping the mark).
+  #hintText(keymapName) {
+    const escape = keymapName === "default" ? "Press Escape then Tab" : "Press Escape twice, then Tab,";
+    const parts = [`Tab indents, Shift-Tab dedents. ${escape} to move focus out of the editor.`];
     if (this.#options.onRun) parts.push(`${modName}-Enter runs the code.`);
     if (this.#options.onSubmit) parts.push(`${modName}-Shift-Enter submits it.`);
-    hint.textContent = parts.join(" ");
-    return hint;
+    return parts.join(" ");
   }
 }
 

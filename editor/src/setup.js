@@ -1,5 +1,5 @@
 // The editor's extensions: CodeMirror's basic setup, assembled here so that each key binding is chosen.
-import { Compartment, EditorState } from "@codemirror/state";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
 import {
   EditorView,
   crosshairCursor,
@@ -35,9 +35,10 @@ export function readOnlyExtensions(readOnly) {
 
 export const keymapCompartment = new Compartment();
 
-// The key bindings a user may pick, by the name the page stores. Vim and Emacs come before every other
-// keymap, as both packages need, so that their keys win over the default ones.
-const keymaps = { default: () => [], vim: () => vim(), emacs: () => emacs() };
+// The key bindings a user may pick, by the name the page stores. Vim and Emacs read keys in a plugin of their
+// own, which must come before every keymap (ours are Prec.highest too) so that their keys win over the
+// default ones: Ctrl-A goes to the line's start in Emacs, Ctrl-D scrolls in Vim.
+const keymaps = { default: () => [], vim: () => Prec.highest(vim()), emacs: () => Prec.highest(emacs()) };
 
 export function keymapExtensions(name) {
   const choose = Object.hasOwn(keymaps, name) ? keymaps[name] : null;

@@ -358,7 +358,8 @@ def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled
     page.locator("[data-editor-settings] summary").click()
     page.get_by_label("Font size").select_option("18")
     page.get_by_label("Wrap long lines").check()
-    with page.expect_response(lambda response: response.url.endswith(reverse("editor_settings_api"))) as saved:
+    with page.expect_response(lambda response: response.url.endswith(reverse("editor_settings_api"))
+                              and response.request.post_data_json["keymap"] == "vim") as saved:
         page.get_by_label("Keymap").select_option("vim")
     assert saved.value.json() == {"font_size": 18, "wrap": True, "keymap": "vim"}
     divider = page.get_by_role("separator", name="Resize the statement and the editor")
@@ -385,6 +386,14 @@ def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled
     expect(elsewhere.page.locator(".interview-editor")).to_have_attribute("data-wrap", "on")
     assert not elsewhere.errors, elsewhere.errors
     elsewhere.close()
+    # Switched live to Emacs, Ctrl-A goes to the line's start (the default keymap would select everything).
+    page.locator("[data-editor-settings] summary").click()
+    page.get_by_label("Keymap").select_option("emacs")
+    page.locator("[data-editor-settings] summary").click()
+    page.locator(".cm-content").focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("> ")
+    expect(page.locator("#source")).to_have_value("> # mine" + rest)
     # While a run is being sent its buttons are disabled, and look it.
     run = page.locator("[data-run]")
     enabled = run.evaluate("b => getComputedStyle(b).opacity")

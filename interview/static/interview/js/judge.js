@@ -271,14 +271,19 @@
       textarea.wrap = chosen.wrap ? "soft" : "off";
       if (hasKeymaps) editor.setKeymap(chosen.keymap || "default");
     }
+    // One save at a time, each sending the settings as they are when it starts, so that an earlier save
+    // answered late cannot overwrite a later choice.
+    var saving = Promise.resolve();
     function keep() {
       apply();
       if (!signedIn) { store("editor-settings", chosen); return; }
       status.textContent = "Saving…";
-      requestJSON("POST", form.dataset.settingsUrl,
-                  { font_size: chosen.fontSize || 14, wrap: Boolean(chosen.wrap), keymap: chosen.keymap || "default" })
-        .then(function () { status.textContent = statusText; })
-        .catch(function (error) { status.textContent = "Not saved: " + error.message; });
+      saving = saving.then(function () {
+        var sent = { font_size: chosen.fontSize || 14, wrap: Boolean(chosen.wrap), keymap: chosen.keymap || "default" };
+        return requestJSON("POST", form.dataset.settingsUrl, sent)
+          .then(function () { status.textContent = statusText; })
+          .catch(function (error) { status.textContent = "Not saved: " + error.message; });
+      });
     }
     fontSize.value = String(chosen.fontSize || 14);
     wrap.checked = Boolean(chosen.wrap);
