@@ -27,6 +27,9 @@ from . import cgroup, memory, procs
 OUTPUT_KEPT_BYTES = 16 << 10
 HIDDEN_OUTPUT_NOTE = "[output written during hidden tests is not shown]"
 WATCH_INTERVAL_S = 0.02
+# Until its first request only trusted code has run in a sandbox: a warm pool's harness waits there, watched
+# this much less often, so that an idle worker costs next to nothing.
+WATCH_INTERVAL_BEFORE_REQUESTS_S = 1.0
 NAMESPACE_EXIT_TIMEOUT_S = 10.0
 
 MEMORY = "memory"
@@ -143,6 +146,8 @@ class SandboxProcess:
         self.allowance_s = 0.0
         self._frames: queue.Queue = queue.Queue()
         self._stopped = threading.Event()
+        self._requested = threading.Event()
+        self._wake_watch = threading.Event()  # set by the first request and by the end, to end a long wait
         self.group = group
         argv = make_argv(request_read, response_write)
         # The harness is told its pipe ends' numbers on its command line; they keep them across exec.
@@ -225,6 +230,9 @@ class SandboxProcess:
         """Write one request; Ended if the sandbox is gone or does not take it before timeout_s."""
         self.deadline = time.monotonic() + timeout_s
         self.allowance_s = timeout_s
+        if not self._requested.is_set():
+            self._requested.set()
+            self._wake_watch.set()
         try:
             wire.write_frame(self._requests, header, tensors, blobs)
         except (BrokenPipeError, ValueError, OSError):
@@ -256,7 +264,7 @@ class SandboxProcess:
 
     def _raise_ended(self):
         self.process.wait()
-        self._stopped.set()
+        self._stop_watching()
         if self.cause is None and self.group is not None and self.group.oom_kills():
             self.cause = MEMORY
         raise Ended(self.cause, self._describe_exit())
@@ -304,7 +312,7 @@ class SandboxProcess:
         """Every 20 ms: everything the sandbox holds (memory.py) against its limit, and the deadline."""
         mounts: memory.MemoryMounts | None = None
         try:
-            while not self._stopped.wait(WATCH_INTERVAL_S):
+            while not self._pause_watch():
                 if self.process.poll() is not None:
                     return
                 view, pids = self.processes()
@@ -330,6 +338,17 @@ class SandboxProcess:
         finally:
             if mounts is not None:
                 mounts.close()
+
+    def _pause_watch(self) -> bool:
+        """Wait for the watch's next look; True once the sandbox has ended."""
+        if self._requested.is_set():
+            return self._stopped.wait(WATCH_INTERVAL_S)
+        self._wake_watch.wait(WATCH_INTERVAL_BEFORE_REQUESTS_S)
+        return self._stopped.is_set()
+
+    def _stop_watching(self) -> None:
+        self._stopped.set()
+        self._wake_watch.set()
 
     def kill(self, cause: str | None = None) -> None:
         """Kill every process of the sandbox; the first cause given is the one kept."""
@@ -359,7 +378,7 @@ class SandboxProcess:
         except subprocess.TimeoutExpired:
             procs.kill_all(procs.tree(self.process.pid))
             self.process.wait()
-        self._stopped.set()
+        self._stop_watching()
         swept = False
         if self._init_pidfd is not None:
             # The init's exit completes only once every other process of its namespace has exited.
