@@ -3,16 +3,18 @@ trace on the machine: no process of its sandbox uid, no file outside the sandbox
 
 An attack's header: `# expect:` its verdict, `# message:` a phrase the failing test's message holds,
 `# tests:` sample or all (sample by default), `# problem:` the problem it attacks (stable-softmax by default),
-`# device:` cuda for one that needs a GPU."""
+`# device:` cuda for one that needs a GPU, `# sandbox-memory-mib:` a smaller sandbox memory limit than the
+problem's, for an attack that fills it (on a busy machine, filling 2 GiB can outlast a call's wall clock)."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from runner import SandboxOptions
+from runner import SandboxOptions, load_problem
 from runner.sandbox import procs
 from runner.sandbox.process import wait_released
 
@@ -32,14 +34,21 @@ SECRETS = {"DJANGO_SECRET_KEY": "attack-canary-secret", "DATABASE_URL": "postgre
 
 # Attacks whose tests read what a full run reports after the first failure; the rest stop there, as
 # `runner check` does: the verdict is the first failing test's either way.
-JUDGED_TO_THE_END = {"exit_during_call.py"}
+JUDGED_TO_THE_END = {"exit_during_call.py", "collect_hidden_inputs.py"}
+
+
+def _problem_for(path: Path):
+    problem = load_problem(header_field(path, "problem") or "stable-softmax")
+    if mib := header_field(path, "sandbox-memory-mib"):
+        problem = replace(problem, limits=replace(problem.limits, sandbox_memory_bytes=int(mib) << 20))
+    return problem
 
 
 def _judge_attacks(paths: list[Path], uid_base: int) -> dict:
     """Judge paths one after another with uids of their own, so a survivor is this run's, not a neighbour's."""
     results = {}
     for path in paths:
-        verdict = judge_for_tests(header_field(path, "problem") or "stable-softmax", path.read_bytes(),
+        verdict = judge_for_tests(_problem_for(path), path.read_bytes(),
                                   tests=header_field(path, "tests") or "sample",
                                   stop_at_first_failure=path.name not in JUDGED_TO_THE_END,
                                   sandbox=SandboxOptions(mode="bubblewrap", require=True, uid_base=uid_base))

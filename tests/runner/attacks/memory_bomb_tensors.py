@@ -1,4 +1,5 @@
 # expect: memory_limit_exceeded
+# sandbox-memory-mib: 768
 import torch
 
 hoard = []

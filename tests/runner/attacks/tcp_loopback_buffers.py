@@ -1,13 +1,14 @@
 # expect: memory_limit_exceeded
 # message: killed for memory
-# Holds 1 GiB of anonymous memory, then fills both directions of 150 TCP connections on the sandbox's
+# sandbox-memory-mib: 768
+# Holds 128 MiB of anonymous memory, then fills both directions of 150 TCP connections on the sandbox's
 # loopback without reading them: about 7 MiB of queued data each, kernel memory that no process's resident
-# set shows, which would let the sandbox hold over 2.3 GiB beside a 2 GiB limit.
+# set shows, which would let the sandbox hold over 1 GiB beside a 768 MiB limit.
 import socket
 
 import torch
 
-_anonymous = bytearray(1 << 30)
+_anonymous = b"\x01" * (128 << 20)
 _held = []
 
 
