@@ -65,11 +65,12 @@ def test_each_planned_question_names_the_seed_it_comes_from():
     assert not wrong, f"questions whose `source` is not their seed: {', '.join(wrong)}"
 
 
-def test_the_mhsa_answer_shows_the_seed_listing_in_full():
+def test_the_mhsa_prompt_shows_the_seed_listing_it_asks_about_in_full():
     seed = (CONTENT / "seeds" / "000_2e1d6a4192f4eaaa.txt").read_text(encoding="utf-8").splitlines()
-    _, answer = front_matter_by_id()["mhsa-from-scratch"]
+    front_matter, _ = front_matter_by_id()["mhsa-from-scratch"]
+    prompt = front_matter["prompt"]
     missing = [
-        seed[n - 1] for n in MHSA_LISTING_LINES if seed[n - 1].strip() and seed[n - 1].rstrip() not in answer
+        seed[n - 1] for n in MHSA_LISTING_LINES if seed[n - 1].strip() and seed[n - 1].rstrip() not in prompt
     ]
     assert not missing, "lines of the listing missing from mhsa-from-scratch:\n" + "\n".join(missing)
 
