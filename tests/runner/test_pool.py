@@ -66,9 +66,12 @@ def test_each_pooled_process_judges_exactly_one_submission_and_is_gone_after_it(
     cache = ReferenceCache()
     first = _judge(REFERENCE, lending, cache=cache)
     assert pool.stats.lent_ready == 2, "the user's and the reference's process both come from the pool"
+    # Refills begin once the first judge's processes have closed; on a busy machine a judge asking sooner
+    # would get a cold start, which is the pool working, not what this test is about.
+    assert pool.wait_full(READY_S)
     second = _judge(REFERENCE, lending, cache=cache)
     assert first.verdict == second.verdict == "accepted"
-    assert pool.stats.cold == 0 and pool.stats.lent_ready + pool.stats.lent_starting == 3
+    assert pool.stats.cold == 0 and pool.stats.lent_ready == 3
     assert len({harness.process.pid for harness in lending.lent}) == len(lending.lent) == 3
     wait_released()
     for harness in lending.lent:
