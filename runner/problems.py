@@ -14,10 +14,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .kit import standard as kit_standard
+
 DEFAULT_PROBLEMS_DIR = Path(__file__).resolve().parent.parent / "problems"
-# The files that decide a verdict; their hash is the problem's version.
+# The files that decide a verdict; their hash is the problem's version. A problem of a standard kind has the
+# kit's checker and driver, and its own spec.py instead.
 JUDGING_FILES = ("problem.toml", "checker.py", "driver.py", "reference.py")
-REQUIRED_FILES = JUDGING_FILES + ("statement.md", "starter.py", "explanation.md")
+STANDARD_KIND_FILES = ("problem.toml", "spec.py", "reference.py")
+SHOWN_FILES = ("statement.md", "starter.py", "explanation.md")
+KIT_DIR = Path(__file__).resolve().parent / "kit"
+# The kit's files decide every problem's verdicts: they are part of each version.
+KIT_FILES = ("sandbox.py", "standard.py", "checks.py")
+INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen"}
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 NEEDS = ("cpu", "cuda", "any")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -74,14 +82,26 @@ class Problem:
     limits: Limits
     tests: list[TestSpec]
     version: str
-    _checker: ModuleType | None = field(default=None, repr=False)
+    kind: str = "custom"
+    topics: list[str] = field(default_factory=list)
+    interface: dict[str, Any] = field(default_factory=dict)
+    tolerance: dict[str, float] = field(default_factory=dict)
+    mistakes: list[dict[str, str]] = field(default_factory=list)
+    _checker: Any = field(default=None, repr=False)
+
+    @property
+    def standard(self) -> bool:
+        """Whether the kit supplies the checker and the driver (a function or module kind)."""
+        return self.kind in kit_standard.STANDARD_KINDS
 
     def source(self, name: str) -> bytes:
         return (self.path / name).read_bytes()
 
     def sandbox_blobs(self, solution: bytes) -> dict[str, bytes]:
         """What the sandbox receives: the solution, the driver and the modules the problem shares with it."""
-        blobs = {"solution": solution, "driver": self.source("driver.py")}
+        driver = (kit_standard.driver_source(self.slug, self.kind, self.interface).encode() if self.standard
+                  else self.source("driver.py"))
+        blobs = {"solution": solution, "driver": driver, "module:kit": kit_standard.SANDBOX_SOURCE.read_bytes()}
         for name in self.modules:
             blobs[f"module:{Path(name).stem}"] = self.source(name)
         return blobs
@@ -91,8 +111,12 @@ class Problem:
         return load_sibling(self.path / "checker.py", name)
 
     @property
-    def checker(self) -> ModuleType:
-        """The trusted checker module (imported once, never sent to the sandbox)."""
+    def checker(self) -> Any:
+        """The trusted checker (imported once, never sent to the sandbox): checker.py, or for a standard kind
+        the kit's checker around spec.py."""
+        if self._checker is None and self.standard:
+            self._checker = kit_standard.StandardChecker(self.path, self.slug, self.kind, self.interface,
+                                                         self.tolerance, self.mistakes, self.version)
         if self._checker is None:
             name = f"judge_checker_{self.slug.replace('-', '_')}_{self.version[:12]}"
             spec = importlib.util.spec_from_file_location(name, self.path / "checker.py")
@@ -140,11 +164,19 @@ def read_expectation(source: bytes) -> tuple[str | None, str | None]:
     return expect, message
 
 
-def version_of(path: Path, modules: list[str]) -> str:
-    """A hash of the files that decide a verdict."""
+def judging_files(path: Path, meta: dict[str, Any]) -> list[str]:
+    """The package's files that decide a verdict: the kind's, the shared modules and the mistakes' solutions."""
+    own = STANDARD_KIND_FILES if meta.get("kind", "custom") in kit_standard.STANDARD_KINDS else JUDGING_FILES
+    return [*own, *meta.get("modules", []), *(mistake["solution"] for mistake in meta.get("mistakes", []))]
+
+
+def version_of(path: Path, files: list[str]) -> str:
+    """A hash of the files that decide a verdict, the kit's included."""
     digest = hashlib.sha256()
-    for name in (*JUDGING_FILES, *modules):
+    for name in files:
         digest.update(name.encode() + b"\0" + (path / name).read_bytes() + b"\0")
+    for name in KIT_FILES:
+        digest.update(b"kit/" + name.encode() + b"\0" + (KIT_DIR / name).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -162,11 +194,14 @@ def load_problem(slug: str, problems_dir: Path | str | None = None) -> Problem:
     path = root / slug
     if not (path / "problem.toml").is_file():
         raise ProblemError(f"no problem {slug!r} in {root}")
-    missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
+    try:
+        meta = tomllib.loads((path / "problem.toml").read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ProblemError(f"problem {slug!r}: problem.toml: {error}") from None
+    missing = [name for name in (*judging_files(path, meta), *SHOWN_FILES) if not (path / name).is_file()]
     if missing:
         raise ProblemError(f"problem {slug!r} lacks {', '.join(missing)}")
     try:
-        meta = tomllib.loads((path / "problem.toml").read_text())
         return _problem_from(slug, path, meta)
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as error:
         raise ProblemError(f"problem {slug!r}: problem.toml: {error}") from None
@@ -187,11 +222,27 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         raise ValueError("modules lists .py files of the package")
     if meta.get("needs", "any") not in NEEDS or meta["difficulty"] not in DIFFICULTIES:
         raise ValueError(f"needs must be one of {NEEDS} and difficulty one of {DIFFICULTIES}")
+    kind = meta.get("kind", "custom")
+    if kind not in kit_standard.KINDS:
+        raise ValueError(f"kind must be one of {kit_standard.KINDS}")
+    interface = dict(meta.get("interface", {}))
+    if kind in kit_standard.STANDARD_KINDS and not isinstance(interface.get("call"), str):
+        raise ValueError(f"a {kind} problem's [interface] names its `call`")
+    unknown = set(interface) - INTERFACE_KEYS
+    if unknown:
+        raise ValueError(f"[interface] has no {', '.join(sorted(unknown))} (it knows {', '.join(sorted(INTERFACE_KEYS))})")
+    if not set(meta.get("tolerance", {})) <= {"reference_multiple", "rounding_units"}:
+        raise ValueError("[tolerance] sets reference_multiple and rounding_units")
+    mistakes = list(meta.get("mistakes", []))
+    if not all(isinstance(m, dict) and set(m) == {"solution", "says"} for m in mistakes):
+        raise ValueError("each [[mistakes]] has a `solution` (a path in the package) and what it `says`")
     return Problem(
         slug=slug, path=path, title=meta["title"], difficulty=meta["difficulty"], tags=list(meta.get("tags", [])),
         needs=meta.get("needs", "any"), world_size=int(meta.get("world_size", 1)),
         entry_points=list(meta["entry_points"]), forbidden=list(meta.get("forbidden", [])),
         modules=list(meta.get("modules", [])),
         limits=Limits(**meta.get("limits", {})), tests=tests,
-        version=version_of(path, list(meta.get("modules", []))),
+        version=version_of(path, judging_files(path, meta)),
+        kind=kind, topics=list(meta.get("topics", [])), interface=interface,
+        tolerance=dict(meta.get("tolerance", {})), mistakes=mistakes,
     )

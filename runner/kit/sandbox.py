@@ -1,0 +1,181 @@
+"""The problem kit's sandbox side: the standard drivers and the helpers a problem's own driver uses.
+
+This file is shipped into every sandbox as the module `kit`, next to the driver, and the trusted side imports
+it too, to compute a problem's float64 truth with the reference. Inside the sandbox the submission shares the
+process and can change anything here, so nothing here decides a verdict: it calls the submission as the
+interface pins it and reports what it saw as tensors, which the trusted checker validates as hostile data.
+What it uses is bound when it is loaded, before the submission is imported, so that casual patching of
+torch or nn.Module (named_parameters, a Parameter's properties) changes nothing it sees.
+
+Outputs of a standard driver, besides the interface's own outputs (by their names) and gradients
+(`<input>.grad`, `<parameter>.grad`):
+    <output>.aliases        int64 (): 1 when the output shares storage with an input
+    <output>.requires_grad  int64 (): with cotangents, 1 when the output of the call on leaves requires grad
+    module.report           module kind, int64 (n + 1, 2): per module tensor (the `module.` inputs, sorted),
+                            (0 missing | 1 found with the input's shape | 2 another shape, 1 when learnable);
+                            last row (1 when the class built an nn.Module, learnable parameters besides them)
+An output the call could not produce is left out, and the checker says why.
+"""
+
+import torch
+
+MODULE_PREFIX = "module."
+
+
+def _bound():
+    attribute, items, identity = object.__getattribute__, dict.items, id
+    size, requires_grad = torch._C.TensorBase.size, torch._C.TensorBase.requires_grad.__get__
+
+    def read(model):
+        """{name: (shape, learnable)} of the parameters and buffers of model and its submodules, each tensor
+        once under its first name, as named_parameters() and named_buffers() name them."""
+        found, seen, stack = {}, set(), [("", model)]
+        while stack:
+            prefix, module = stack.pop()
+            if identity(module) in seen:
+                continue
+            seen.add(identity(module))
+            state = attribute(module, "__dict__")
+            for kind in ("_parameters", "_buffers"):
+                for name, tensor in items(state.get(kind, {})):
+                    if tensor is not None and identity(tensor) not in seen:
+                        seen.add(identity(tensor))
+                        found[prefix + name] = (tuple(size(tensor)), kind == "_parameters" and requires_grad(tensor))
+            stack += [(f"{prefix}{name}.", child) for name, child in reversed(items(state.get("_modules", {})))
+                      if child is not None]
+        return found
+
+    def storage(tensor):
+        return tensor.untyped_storage().data_ptr() if tensor.numel() else None
+
+    return read, storage
+
+
+_read, _storage = _bound()
+_is_tensor, _is_module, _int64, _tensor, _grad = (
+    lambda value: isinstance(value, torch.Tensor), lambda value: isinstance(value, torch.nn.Module), torch.int64,
+    torch.tensor, torch.autograd.grad)
+
+
+def parameter_reader():
+    """read(module) -> {name: (shape, learnable)} of its parameters and buffers, read from the modules' own
+    dictionaries, never through methods the submission can replace."""
+    return _read
+
+
+def leaf(tensor):
+    """A fresh copy of tensor (strides kept) that requires grad."""
+    return tensor.detach().clone().requires_grad_(True)
+
+
+def aliases(out, *tensors):
+    """Whether out is one of tensors or shares storage with one of them."""
+    if not _is_tensor(out) or out.numel() == 0:
+        return False
+    pointer = _storage(out)
+    return any(out is tensor or (_is_tensor(tensor) and _storage(tensor) == pointer) for tensor in tensors)
+
+
+def _flag(value, device):
+    return _tensor(int(bool(value)), dtype=_int64, device=device)
+
+
+def _named(result, names):
+    """The call's result by output name; None where it is not a tensor (one name: the result itself; several:
+    a tuple or list of that length)."""
+    if len(names) == 1:
+        return {names[0]: result if _is_tensor(result) else None}
+    values = list(result) if isinstance(result, (tuple, list)) and len(result) == len(names) else [None] * len(names)
+    return {name: value if _is_tensor(value) else None for name, value in zip(names, values)}
+
+
+def _keywords(params, names):
+    return {name: params[name] for name in names if name in params}
+
+
+def _differentiable(tensor):
+    return _is_tensor(tensor) and (tensor.is_floating_point() or tensor.is_complex())
+
+
+def run_function(solution, params, inputs, ctx, interface):
+    """The function kind: call the entry point, then, when the test holds cotangents, again on leaves."""
+    def call(arguments):
+        return getattr(solution, interface["call"])(*[arguments[name] for name in interface.get("args", [])],
+                                                   **_keywords(params, interface.get("kwargs", [])))
+    return _run(call, {}, params, inputs, ctx, interface)
+
+
+def run_module(solution, params, inputs, ctx, interface):
+    """The module kind: build the class, copy the `module.` inputs in by name, report its tensors, call it."""
+    model = getattr(solution, interface["call"])(*[params[name] for name in interface.get("init", [])],
+                                                  **_keywords(params, interface.get("init_kwargs", [])))
+    names = sorted(name for name in inputs if name.startswith(MODULE_PREFIX))
+    if not _is_module(model):
+        return {"module.report": _tensor([[0, 0]] * len(names) + [[0, 0]], dtype=_int64, device=ctx.device)}
+    found = _read(model)
+    expected = {name.removeprefix(MODULE_PREFIX): tuple(inputs[name].shape) for name in names}
+    rows = [[0 if name not in found else 1 if found[name][0] == shape else 2, int(found.get(name, ((), 0))[1])]
+            for name, shape in expected.items()]
+    others = [shape for name, (shape, learnable) in found.items() if learnable and name not in expected]
+    report = {"module.report": _tensor([*rows, [1, len(others)]], dtype=_int64, device=ctx.device)}
+    if any(row[0] != 1 for row in rows):
+        return report
+    if names:
+        model.to(device=ctx.device, dtype=inputs[names[0]].dtype)
+    tensors = dict(model.named_parameters())
+    tensors.update(dict(model.named_buffers()))
+    with torch.no_grad():
+        for name in expected:
+            tensors[name].copy_(inputs[MODULE_PREFIX + name])
+    learnable = {name: tensors[name] for name in expected if found[name][1]}
+
+    def call(arguments):
+        return model(*[arguments[name] for name in interface.get("args", [])],
+                     **_keywords(params, interface.get("kwargs", [])))
+    outputs = _run(call, learnable, params, inputs, ctx, interface)
+    # Read again once forward has run: a parameter made on the first call (a lazy module) counts too.
+    later = _read(model)
+    extra = sum(1 for name, (_, grad) in later.items() if grad and name not in expected)
+    report["module.report"][-1, 1] = extra
+    return {**outputs, **report}
+
+
+def _run(call, parameters, params, inputs, ctx, interface):
+    names = interface.get("outputs", ["y"])
+    given = [inputs[name] for name in interface.get("args", [])]
+    first = _named(call(inputs), names)
+    outputs = {}
+    for name, value in first.items():
+        if value is not None:
+            outputs[name] = value.detach().clone()
+            outputs[f"{name}.aliases"] = _flag(aliases(value, *given, *parameters.values()), ctx.device)
+    cotangents = {name: inputs["d" + name] for name in names if "d" + name in inputs}
+    if not cotangents:
+        return outputs
+    leaves = {name: leaf(inputs[name]) for name in interface.get("grad", []) if _differentiable(inputs[name])}
+    second = _named(call({**inputs, **leaves}), names)
+    connected = [name for name in cotangents if second[name] is not None and second[name].requires_grad
+                 and second[name].shape == cotangents[name].shape]
+    for name in cotangents:
+        outputs[f"{name}.requires_grad"] = _flag(name in connected, ctx.device)
+    if not connected:
+        return outputs
+    wrt = {**leaves, **parameters}
+    grads = _grad([second[name] for name in connected], list(wrt.values()),
+                  [cotangents[name] for name in connected], allow_unused=True)
+    outputs.update({f"{name}.grad": grad for name, grad in zip(wrt, grads) if grad is not None})
+    return outputs
+
+
+RUNNERS = {"function": run_function, "module": run_module}
+
+
+def run_standard(kind, interface, solution, params, inputs, ctx):
+    """The standard driver of kind (function or module)."""
+    # The tolerances assume true float32 matmuls; a submission may not loosen them for itself.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    return RUNNERS[kind](solution, params, inputs, ctx, interface)
+
+
+__all__ = ["aliases", "leaf", "parameter_reader", "run_function", "run_module", "run_standard"]

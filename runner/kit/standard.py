@@ -1,0 +1,238 @@
+"""The kit's standard checker for the function and module kinds, on the trusted side.
+
+A problem of a standard kind writes no checker and no driver: problem.toml's `[interface]` says how the kit's
+driver (runner/kit/sandbox.py, in the sandbox) calls the submission, and the problem's `spec.py` draws the
+inputs. This checker judges what the driver reports, in this order, each failure in words that teach: the
+module's tensors (module kind), every output present, of the reference's layout and not an input returned,
+the output connected to autograd and every gradient present (tests with cotangents), then the values:
+floating outputs against the float64 truth within checks.tolerance, integer and bool outputs exactly, and on a
+wrong value the classic mistake it reproduces, from `[[mistakes]]`. spec.check, when defined, comes last.
+
+The truth is the reference run here by the same driver in float64, unless spec.truth computes it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import torch
+
+from runner import compare
+
+from . import checks, sandbox
+
+STANDARD_KINDS = ("function", "module")
+KINDS = (*STANDARD_KINDS, "custom")
+# How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
+# tolerances, or this share of its distance from the truth.
+MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
+SANDBOX_SOURCE = Path(sandbox.__file__)
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """Import the file at path under name (sandbox-side files find the kit as `kit`, as they do in the sandbox)."""
+    sys.modules.setdefault("kit", sandbox)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def driver_source(slug: str, kind: str, interface: dict[str, Any]) -> str:
+    """The driver the sandbox runs for a problem of a standard kind."""
+    return (f'"""The kit\'s standard {kind} driver for {slug}, as problem.toml\'s [interface] pins the call."""\n\n'
+            "import kit\n\n"
+            f"KIND = {kind!r}\n"
+            f"INTERFACE = {json.dumps(interface, sort_keys=True)}\n\n\n"
+            "def run(solution, params, inputs, ctx, _run=kit.run_standard):\n"
+            "    return _run(KIND, INTERFACE, solution, params, inputs, ctx)\n")
+
+
+def trusted_context() -> SimpleNamespace:
+    """What a driver run on the trusted side (for the truth) gets as ctx."""
+    return SimpleNamespace(device=torch.device("cpu"), rank=0, world_size=1, op_counts={}, collective_counts={},
+                           WrongAnswer=ValueError, MemoryLimitExceeded=MemoryError)
+
+
+def float64(inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    return {name: tensor.to(torch.float64) if tensor.is_floating_point() else tensor
+            for name, tensor in inputs.items()}
+
+
+def run_in_float64(run, solution: ModuleType, params: dict, inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """What a driver's run gives for solution on the inputs cast to float64, here on the CPU."""
+    with torch.enable_grad():
+        return run(solution, params, float64(inputs), trusted_context())
+
+
+class StandardChecker:
+    """The checker module's interface (inputs, check, memory_limit) for a problem of a standard kind."""
+
+    def __init__(self, path: Path, slug: str, kind: str, interface: dict[str, Any], tolerance: dict[str, float],
+                 mistakes: list[dict[str, str]], version: str):
+        self.path, self.kind, self.interface, self.allowance = path, kind, interface, tolerance
+        prefix = f"judge_kit_{slug.replace('-', '_')}_{version[:12]}"
+        self.spec = load_module(path / "spec.py", f"{prefix}_spec")
+        self.reference = load_module(path / "reference.py", f"{prefix}_reference")
+        self.mistakes = [(load_module(path / m["solution"], f"{prefix}_mistake_{i}"), m["says"])
+                         for i, m in enumerate(mistakes)]
+        self.outputs = list(interface.get("outputs", ["y"]))
+        if hasattr(self.spec, "memory_limit"):
+            self.memory_limit = self.spec.memory_limit
+
+    def inputs(self, params: dict, generator: torch.Generator) -> dict[str, torch.Tensor]:
+        return self.spec.inputs(params, generator)
+
+    def _run(self, solution, params, inputs):
+        return run_in_float64(lambda *a: sandbox.run_standard(self.kind, self.interface, *a), solution, params, inputs)
+
+    def truth(self, params: dict, inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        if hasattr(self.spec, "truth"):
+            return self.spec.truth(params, inputs)
+        return self._run(self.reference, params, inputs)
+
+    def describe(self, params: dict, inputs: dict[str, torch.Tensor]) -> str:
+        if hasattr(self.spec, "describe"):
+            return self.spec.describe(params, inputs)
+        tensors = ", ".join(f"{name} of shape {tuple(inputs[name].shape)} {str(inputs[name].dtype).removeprefix('torch.')}"
+                            for name in self.interface.get("args", []))
+        if self.kind == "module":
+            built = ", ".join(repr(params[name]) for name in self.interface.get("init", []))
+            keywords = [f"{name}={params[name]!r}" for name in self.interface.get("init_kwargs", []) if name in params]
+            return f"{self.interface['call']}({', '.join([built, *keywords]) if keywords else built}) on {tensors}"
+        keywords = "".join(f", {name}={params[name]!r}" for name in self.interface.get("kwargs", []) if name in params)
+        return f"{self.interface['call']}({', '.join(self.interface.get('args', []))}{keywords}) with {tensors}"
+
+    def check(self, params: dict, inputs: dict[str, torch.Tensor], got: dict[str, torch.Tensor],
+              expected: dict[str, torch.Tensor]) -> str | None:
+        call = self.describe(params, inputs)
+        problem = (self.module_problem(params, inputs, got.get("module.report")) if self.kind == "module" else None) \
+            or self.output_problem(got, expected)
+        if problem:
+            return f"{call}: {problem}"
+        truth = self.truth(params, inputs)
+        judged = [name for name in self.outputs if name in expected] + [name for name in expected if name.endswith(".grad")]
+        for name in judged:
+            if not expected[name].is_floating_point():
+                message = checks.check_exact(name, got[name], expected[name])
+            else:
+                message = checks.check_close(name, got[name], expected[name], truth[name], **self.allowance)
+            if message:
+                return f"{call}: {message}.{self.diagnosis(name, params, inputs, got[name], expected[name], truth)}"
+        own = getattr(self.spec, "check", None)
+        message = own(params, inputs, got, truth) if own else None
+        return f"{call}: {message}" if message else None
+
+    def output_problem(self, got, expected) -> str | None:
+        """What is wrong with the outputs before their values, in the words of the classic mistake."""
+        for name in self.outputs:
+            if name not in expected:
+                continue
+            if got.get(name) is None:
+                result = "a tensor" if len(self.outputs) == 1 else f"a tuple ({', '.join(self.outputs)}) of tensors"
+                return f"{name}: the call returned no torch.Tensor for it; it must return {result}"
+            mismatch = compare.layout(name, got[name], expected[name])
+            if mismatch:
+                return mismatch
+            aliased = flag(got.get(f"{name}.aliases"))
+            if aliased is None:
+                return "the driver's report is missing or malformed (was the driver changed?)"
+            if aliased:
+                return f"{name} is one of the inputs (or a view of its storage); the call must return a new tensor"
+        grads = [name for name in expected if name.endswith(".grad")]
+        if not grads:
+            return None
+        for name in self.outputs:
+            if f"{name}.requires_grad" in expected:
+                connected = flag(got.get(f"{name}.requires_grad"))
+                if connected is None:
+                    return "the driver's report is missing or malformed (was the driver changed?)"
+                if not connected:
+                    return (f"{name} does not require grad: it must stay connected to autograd (no .detach(), .data, "
+                            ".item(), NumPy or torch.no_grad() on the way)")
+        for name in grads:
+            if got.get(name) is None:
+                leaf = name.removesuffix(".grad")
+                return f"the outputs do not depend on {leaf}, so {name} is None"
+            mismatch = compare.layout(name, got[name], expected[name])
+            if mismatch:
+                return mismatch
+        return None
+
+    def module_problem(self, params, inputs, report) -> str | None:
+        """What the driver's report says is wrong with the module's tensors, or None."""
+        names = sorted(name.removeprefix(sandbox.MODULE_PREFIX) for name in inputs
+                       if name.startswith(sandbox.MODULE_PREFIX))
+        if report is None or report.dtype != torch.int64 or tuple(report.shape) != (len(names) + 1, 2):
+            return "the driver's report of the module's tensors is missing or malformed (was the driver changed?)"
+        *rows, (is_module, others) = report.tolist()
+        if is_module != 1:
+            return f"{self.interface['call']}(...) built something that is not a torch.nn.Module"
+        frozen = set(self.interface.get("frozen", []))
+        found = []
+        for name, (status, learnable) in zip(names, rows):
+            if status == 0:
+                found.append(f"{name} is missing")
+            elif status != 1:
+                found.append(f"{name} does not have the shape {tuple(inputs[sandbox.MODULE_PREFIX + name].shape)}")
+            elif learnable and name in frozen:
+                found.append(f"{name} is learnable, but it must be frozen (requires_grad=False)")
+            elif not learnable and name not in frozen:
+                found.append(f"{name} is not a learnable parameter (a buffer, or requires_grad=False)")
+        if others:
+            found.append("it has learnable parameters the interface does not have")
+        if not found:
+            return None
+        wanted = ", ".join(f"{name} {tuple(inputs[sandbox.MODULE_PREFIX + name].shape)}"
+                           + (" (frozen)" if name in frozen else "") for name in names)
+        return f"{'; '.join(found)}. The module's tensors must be exactly {wanted}, by these names"
+
+    def diagnosis(self, name, params, inputs, got, expected, truth) -> str:
+        """" This is exactly what <mistake>." when got reproduces a classic mistake's output, else a hint."""
+        if got.is_floating_point():
+            allowed = checks.tolerance(got.dtype, expected, truth[name], **self.allowance)
+            got64, right = got.to(torch.float64), truth[name]
+            off_by = (got64 - right).abs().nan_to_num(nan=torch.inf).max().item()
+            close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)
+            for solution, says in self.mistakes:
+                try:
+                    candidate = self._run(solution, params, inputs).get(name)
+                except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
+                    continue
+                if candidate is None or candidate.shape != right.shape:
+                    continue
+                candidate = candidate.to(torch.float64)
+                if (candidate - right).abs().max().item() > allowed and (got64 - candidate).abs().max().item() <= close:
+                    return f" This is exactly what {says}."
+        if name.endswith(".grad"):
+            # Outputs are judged before gradients, so here they were right.
+            return (" The outputs are right but this gradient is not: check a hand-written backward, or anything "
+                    "detached or computed outside autograd.")
+        return ""
+
+
+def flag(report: torch.Tensor | None) -> bool | None:
+    """A driver's 0/1 report as a bool; None when it is missing or malformed."""
+    if report is None or report.dtype != torch.int64 or report.shape != () or int(report) not in (0, 1):
+        return None
+    return bool(report)
+
+
+_FOLDER_MODULES: dict[Path, tuple[Any, ModuleType]] = {}
+
+
+def truth_by_reference(beside: str | Path, params: dict, inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The reference's outputs in float64, run here through the driver of the problem folder that holds the
+    file beside (a custom problem's driver.py): what a custom checker compares against."""
+    folder = Path(beside).resolve().parent
+    if folder not in _FOLDER_MODULES:
+        unique = f"judge_kit_{folder.name.replace('-', '_')}"
+        _FOLDER_MODULES[folder] = (load_module(folder / "driver.py", f"{unique}_driver").run,
+                                   load_module(folder / "reference.py", f"{unique}_reference"))
+    run, reference = _FOLDER_MODULES[folder]
+    return run_in_float64(run, reference, params, inputs)
