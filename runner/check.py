@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import seeds
 from .judge import JudgeOptions, judge
-from .problems import Problem, read_expectation
+from .problems import KIT_DIR, Problem, read_expectation
 from .verdict import Verdict
 
 
@@ -22,10 +22,20 @@ class Expectation:
     message: str | None
     verdict: Verdict | None = None
     seconds: float = 0.0
+    fails_on: str | None = None  # the test the header says it first fails on
+
+    @property
+    def failing(self):
+        """The first test that did not pass, if any."""
+        if self.verdict is None:
+            return None
+        return next((t for t in self.verdict.tests if t.status not in ("passed", "skipped")), None)
 
     @property
     def met(self) -> bool:
         if self.verdict is None or self.verdict.verdict != self.expected:
+            return False
+        if self.fails_on is not None and (self.failing is None or self.failing.name != self.fails_on):
             return False
         if self.message is None:
             return True
@@ -34,22 +44,28 @@ class Expectation:
     def explain(self) -> str:
         if self.verdict is None:
             return "not judged"
-        failing = next((t for t in self.verdict.tests if t.status not in ("passed", "skipped")), None)
+        failing = self.failing
         said = f" ({failing.name}: {failing.message[:300]})" if failing else ""
-        wanted = f"{self.expected}" + (f" with a message containing {self.message!r}" if self.message else "")
+        wanted = f"{self.expected}" + (f" on test {self.fails_on}" if self.fails_on else "") \
+            + (f" with a message containing {self.message!r}" if self.message else "")
         return f"expected {wanted}, got {self.verdict.verdict}{said}"
 
 
-def device_of(path: Path) -> str | None:
-    """The `# device:` a solution file is limited to (cuda-only tricks), if any."""
+def header_field(path: Path, name: str) -> str | None:
+    """A `# <name>: value` line among a solution file's first lines (device, fails-on), if any."""
     for line in path.read_text(errors="replace").splitlines()[:10]:
-        if line.startswith("# device:"):
+        if line.startswith(f"# {name}:"):
             return line.split(":", 1)[1].strip()
     return None
 
 
+def device_of(path: Path) -> str | None:
+    """The `# device:` a solution file is limited to (cuda-only tricks), if any."""
+    return header_field(path, "device")
+
+
 MIN_CORRECT_STYLES = 3
-MIN_KNOWN_WRONG = 5
+MIN_KNOWN_WRONG = 6
 
 
 def shortfalls(problem: Problem) -> list[str]:
@@ -57,11 +73,39 @@ def shortfalls(problem: Problem) -> list[str]:
     correct = len(list((problem.path / "solutions" / "correct").glob("*.py")))
     wrong = len(list((problem.path / "solutions" / "wrong").glob("*.py")))
     found = []
+    names = {test.name for test in problem.tests}
+    for path in sorted((problem.path / "solutions").glob("*/*.py")):
+        named = header_field(path, "fails-on")
+        if named is not None and named not in names:
+            found.append(f"{path.name}, whose '# fails-on: {named}' names no test of the problem")
     if correct < MIN_CORRECT_STYLES:
         found.append(f"{correct} correct solutions besides the reference; at least {MIN_CORRECT_STYLES} styles are needed")
     if wrong < MIN_KNOWN_WRONG:
         found.append(f"{wrong} known-wrong solutions; at least {MIN_KNOWN_WRONG} classic mistakes are needed")
     return found
+
+
+OWN_CODE_BUDGET = 80
+
+
+def own_code_lines(problem: Problem) -> dict[str, int]:
+    """The problem's own code, non-blank lines per file: the folder's .py files other than the reference, the
+    starter and the solutions, and any kit file that names the problem (the kit is shared, so it should be
+    none). The problems guide sets the budget, OWN_CODE_BUDGET lines in all."""
+    counted = {}
+    for path in sorted(problem.path.rglob("*.py")):
+        relative = path.relative_to(problem.path)
+        if relative.parts[0] == "solutions" or relative.name in ("reference.py", "starter.py"):
+            continue
+        counted[str(relative)] = _non_blank(path)
+    for path in sorted(KIT_DIR.glob("*.py")):
+        if problem.slug in path.read_text():
+            counted[f"runner/kit/{path.name}"] = _non_blank(path)
+    return counted
+
+
+def _non_blank(path: Path) -> int:
+    return sum(1 for line in path.read_text().splitlines() if line.strip())
 
 
 def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) -> list[Expectation]:
@@ -75,7 +119,7 @@ def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) ->
     options = replace(options, tests="all", stop_at_first_failure=True, seed_index=seed_index)
     found = []
     for path, expected, message in problem.solutions():
-        expectation = Expectation(path, expected, message)
+        expectation = Expectation(path, expected, message, fails_on=header_field(path, "fails-on"))
         wanted_device = device_of(path)
         if wanted_device is None or wanted_device == device:
             started = time.monotonic()
@@ -87,4 +131,4 @@ def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) ->
     return found
 
 
-__all__ = ["Expectation", "check_problem", "read_expectation", "shortfalls"]
+__all__ = ["OWN_CODE_BUDGET", "Expectation", "check_problem", "own_code_lines", "read_expectation", "shortfalls"]

@@ -4,10 +4,12 @@
     python -m runner judge <problem-slug> <solution.py> [--device auto|cpu|cuda] [--tests sample|all]
                            [--seed-index N] --json
     python -m runner check <slug> | --all [--jobs N] [--seed-index N]
+    python -m runner lines [<slug> ...]
 
 `judge` exits 0 whenever a verdict was reached, whatever it is, and 2 when the judge could not run (unknown
 problem, unreadable file, a device that is not there), with the reason on stderr. `check` exits 1 when an
-expectation was not met.
+expectation was not met. `lines` counts each problem's own checker and driver code (problems/README.md, "The
+problem kit") and exits 1 when a problem of a standard kind is over the budget.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import seeds
-from .check import check_problem, shortfalls
+from .check import OWN_CODE_BUDGET, check_problem, own_code_lines, shortfalls
 from .judge import JudgeError, JudgeOptions, judge
 from .pool import WarmPool
 from .problems import ProblemError, list_problems, load_problem
@@ -64,8 +66,9 @@ def _parser() -> argparse.ArgumentParser:
                           help="problems checked at once, each judging one solution at a time (default: 1)")
     checking.add_argument("--seed-index", type=int, default=None,
                           help=_SEED_HELP + "; every solution of a problem gets the same one")
+    lines = commands.add_parser("lines", help="count each problem's own checker and driver code")
+    lines.add_argument("problems", nargs="*", help="slugs (default: every problem)")
     return parser
-
 
 
 def _options(args: argparse.Namespace) -> SandboxOptions:
@@ -81,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             return _list(args)
         if args.command == "judge":
             return _judge(args)
+        if args.command == "lines":
+            return _lines(args)
         return _check(args)
     except (JudgeError, ProblemError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -96,6 +101,23 @@ def _list(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"{problem.slug:24} {problem.difficulty:7} {problem.needs:4} {problem.title}")
     return 0
+
+
+def _lines(args: argparse.Namespace) -> int:
+    problems = ([load_problem(slug, args.problems_dir) for slug in args.problems] if args.problems
+                else list_problems(args.problems_dir))
+    over = 0
+    for problem in problems:
+        counted = own_code_lines(problem)
+        total = sum(counted.values())
+        files = ", ".join(f"{name} {count}" for name, count in counted.items()) or "none"
+        # Custom problems (stateful, sampler, distributed) are held to the budget by review, not refused here.
+        mark = "over" if total > OWN_CODE_BUDGET else "ok"
+        if total > OWN_CODE_BUDGET and problem.standard:
+            over += 1
+        print(f"{problem.slug:24} {problem.kind:8} {total:4} lines  {mark:4}  ({files})")
+    print(f"budget: {OWN_CODE_BUDGET} non-blank lines of a problem's own code")
+    return 1 if over else 0
 
 
 def _judge(args: argparse.Namespace) -> int:

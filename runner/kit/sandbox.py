@@ -14,7 +14,8 @@ Outputs of a standard driver, besides the interface's own outputs (by their name
     module.report           module kind, int64 (n + 1, 2): per module tensor (the `module.` inputs, sorted),
                             (0 missing | 1 found with the input's shape | 2 another shape, 1 when learnable);
                             last row (1 when the class built an nn.Module, learnable parameters besides them)
-An output the call could not produce is left out, and the checker says why.
+An output the call could not produce is left out, and the checker says why. A test whose params list input
+names under `transposed` passes each as x.transpose(0, -1); its gradient is reported in the stored layout.
 """
 
 import torch
@@ -140,10 +141,17 @@ def run_module(solution, params, inputs, ctx, interface):
     return {**outputs, **report}
 
 
+def _transposed(arguments, params):
+    """The arguments as the call gets them: those the test's `transposed` names as x.transpose(0, -1), a view
+    whose last dimension is not contiguous (the judge draws them with the two dimensions swapped)."""
+    return {name: tensor.transpose(0, -1) if name in params.get("transposed", ()) else tensor
+            for name, tensor in arguments.items()}
+
+
 def _run(call, parameters, params, inputs, ctx, interface):
     names = interface.get("outputs", ["y"])
     given = [inputs[name] for name in interface.get("args", [])]
-    first = _named(call(inputs), names)
+    first = _named(call(_transposed(inputs, params)), names)
     outputs = {}
     for name, value in first.items():
         if value is not None:
@@ -153,7 +161,7 @@ def _run(call, parameters, params, inputs, ctx, interface):
     if not cotangents:
         return outputs
     leaves = {name: leaf(inputs[name]) for name in interface.get("grad", []) if _differentiable(inputs[name])}
-    second = _named(call({**inputs, **leaves}), names)
+    second = _named(call(_transposed({**inputs, **leaves}, params)), names)
     connected = [name for name in cotangents if second[name] is not None and second[name].requires_grad
                  and second[name].shape == cotangents[name].shape]
     for name in cotangents:

@@ -209,6 +209,10 @@ class StandardChecker:
                 candidate = candidate.to(torch.float64)
                 if (candidate - right).abs().max().item() > allowed and (got64 - candidate).abs().max().item() <= close:
                     return f" This is exactly what {says}."
+        if hasattr(self.spec, "diagnose"):
+            hint = self.spec.diagnose(name, params, inputs, got, truth)
+            if hint:
+                return f" {hint}"
         if name.endswith(".grad"):
             # Outputs are judged before gradients, so here they were right.
             return (" The outputs are right but this gradient is not: check a hand-written backward, or anything "
