@@ -11,6 +11,7 @@ import pytest
 
 from runner import JudgeOptions, SandboxOptions, judge
 from runner.cache import ReferenceCache
+from runner.check import header_field
 from runner.problems import read_expectation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,12 +50,5 @@ def sandbox_uid(verdict) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def header_field(path: Path, field: str) -> str | None:
-    for line in path.read_bytes().decode("utf-8", "replace").splitlines()[:10]:
-        if line.startswith(f"# {field}:"):
-            return line.split(":", 1)[1].strip()
-    return None
-
-
-__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "IN_CI", "ROOT", "bubblewrap_works", "judge_for_tests", "read_expectation",
-           "requires_bubblewrap"]
+__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "IN_CI", "ROOT", "bubblewrap_works", "header_field", "judge_for_tests",
+           "read_expectation", "requires_bubblewrap"]

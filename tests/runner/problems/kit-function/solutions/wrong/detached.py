@@ -1,0 +1,7 @@
+# expect: wrong_answer
+# message: does not require grad
+import torch
+
+
+def scaled_tanh(x, scale, shift=0.0):
+    return (scale * (2 * torch.sigmoid(2 * (x + shift)) - 1)).detach()

@@ -1,0 +1,65 @@
+"""The problem kit: its comparisons on the trusted side, and its standard drivers and checker judging real
+submissions in the sandbox (fixtures kit-function and kit-module)."""
+
+import pytest
+import torch
+
+from runner import compare, kit, load_problem
+
+from .conftest import FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
+
+FUNCTION = load_problem("kit-function", FIXTURE_PROBLEMS)
+MODULE = load_problem("kit-module", FIXTURE_PROBLEMS)
+
+
+def test_the_tolerance_is_the_larger_of_the_references_error_and_a_few_rounding_units():
+    truth = torch.tensor([1.0, -3.0], dtype=torch.float64)
+    assert kit.tolerance(torch.float32, truth + 1e-3, truth) == pytest.approx(8e-3)
+    assert kit.tolerance(torch.float32, truth, truth) == pytest.approx(32 * torch.finfo(torch.float32).eps * 3)
+
+
+def test_exact_outputs_are_equal_or_off_by_at_most_what_is_allowed():
+    codes = torch.tensor([3, -127, 0])
+    assert kit.check_exact("codes", codes.clone(), codes) is None
+    assert "1 of 3 entries differ, the first at (1)" in kit.check_exact("codes", torch.tensor([3, -126, 0]), codes)
+    assert kit.check_exact("codes", torch.tensor([3, -126, 0]), codes, off_by=1) is None
+    with compare.values_hidden():
+        assert "values are not shown" in kit.check_exact("codes", torch.tensor([4, -127, 0]), codes)
+
+
+def test_the_chi_square_check_rejects_a_correct_sampler_at_about_its_stated_rate():
+    probabilities = torch.tensor([0.5, 0.2, 0.2, 0.05, 0.03, 0.02], dtype=torch.float64)
+    generator = torch.Generator().manual_seed(0)
+    draws = torch.multinomial(probabilities.expand(4000, -1), 2000, replacement=True, generator=generator)
+    counts = torch.nn.functional.one_hot(draws, 6).sum(1)
+    rejected = sum(kit.chi_square(row, probabilities, false_rejection=0.01) is not None for row in counts)
+    assert 10 <= rejected <= 80  # 40 expected at a rate of 1 %
+    assert all(kit.chi_square(row, probabilities) is None for row in counts)
+
+
+def test_the_chi_square_check_rejects_a_biased_sampler_and_any_impossible_draw():
+    probabilities = torch.tensor([0.5, 0.3, 0.2, 0.0], dtype=torch.float64)
+    assert "do not follow the distribution" in kit.chi_square(torch.tensor([4000, 3000, 3000, 0]), probabilities)
+    assert "drew category 3 1 times, whose probability is 0" in kit.chi_square(torch.tensor([5000, 3000, 1999, 1]),
+                                                                              probabilities)
+
+
+def test_a_standard_problem_has_no_checker_or_driver_of_its_own_and_gets_the_kits():
+    assert FUNCTION.standard and not (FUNCTION.path / "checker.py").exists()
+    blobs = FUNCTION.sandbox_blobs(b"")
+    assert "def run(solution, params, inputs, ctx, _run=kit.run_standard)" in blobs["driver"].decode()
+    assert b"def run_standard" in blobs["module:kit"]
+
+
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+@requires_bubblewrap
+@pytest.mark.parametrize("problem", [FUNCTION, MODULE], ids=lambda p: p.slug)
+def test_each_fixture_solution_gets_its_declared_verdict_and_message(problem):
+    for path, expected, message in problem.solutions():
+        verdict = judge_for_tests(problem, path.read_bytes(), tests="all", stop_at_first_failure=True)
+        assert verdict.verdict == expected, (path.name, verdict.tests)
+        if message:
+            assert any(message in test.message for test in verdict.tests), (path.name, verdict.tests)
