@@ -54,9 +54,10 @@ class InProcess:
     def __init__(self, problem):
         torch.set_num_threads(1)
         self.problem = problem
-        for name in problem.modules:
-            _module_from_source(Path(name).stem, problem.source(name).decode(), name)
-        self.driver = _module_from_source("bench_driver", problem.source("driver.py").decode(), "driver.py")
+        for name, source in problem.sandbox_blobs(b"").items():
+            if name.startswith("module:"):
+                _module_from_source(name.removeprefix("module:"), source.decode(), f"{name.removeprefix('module:')}.py")
+        self.driver = _module_from_source("bench_driver", problem.driver_source().decode(), "driver.py")
         self.solution = _module_from_source("bench_solution", problem.source("reference.py").decode(), "reference.py")
         self.context = Context(torch.device("cpu"))
 

@@ -97,11 +97,16 @@ class Problem:
     def source(self, name: str) -> bytes:
         return (self.path / name).read_bytes()
 
+    def driver_source(self) -> bytes:
+        """The driver the sandbox runs: the kit's for a standard kind, else the package's driver.py."""
+        if self.standard:
+            return kit_standard.driver_source(self.slug, self.kind, self.interface).encode()
+        return self.source("driver.py")
+
     def sandbox_blobs(self, solution: bytes) -> dict[str, bytes]:
-        """What the sandbox receives: the solution, the driver and the modules the problem shares with it."""
-        driver = (kit_standard.driver_source(self.slug, self.kind, self.interface).encode() if self.standard
-                  else self.source("driver.py"))
-        blobs = {"solution": solution, "driver": driver, "module:kit": kit_standard.SANDBOX_SOURCE.read_bytes()}
+        """What the sandbox receives: the solution, the driver, the kit and the modules the problem shares."""
+        blobs = {"solution": solution, "driver": self.driver_source(),
+                 "module:kit": kit_standard.SANDBOX_SOURCE.read_bytes()}
         for name in self.modules:
             blobs[f"module:{Path(name).stem}"] = self.source(name)
         return blobs
@@ -231,8 +236,8 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
     unknown = set(interface) - INTERFACE_KEYS
     if unknown:
         raise ValueError(f"[interface] has no {', '.join(sorted(unknown))} (it knows {', '.join(sorted(INTERFACE_KEYS))})")
-    if not set(meta.get("tolerance", {})) <= {"reference_multiple", "rounding_units"}:
-        raise ValueError("[tolerance] sets reference_multiple and rounding_units")
+    if not set(meta.get("tolerance", {})) <= {"reference_multiple", "rounding_units", "scale_by"}:
+        raise ValueError("[tolerance] sets reference_multiple, rounding_units and scale_by")
     mistakes = list(meta.get("mistakes", []))
     if not all(isinstance(m, dict) and set(m) == {"solution", "says"} for m in mistakes):
         raise ValueError("each [[mistakes]] has a `solution` (a path in the package) and what it `says`")

@@ -19,15 +19,17 @@ MIN_EXPECTED = 5.0
 
 
 def tolerance(got_dtype: torch.dtype, expected: torch.Tensor, truth: torch.Tensor, *,
-              reference_multiple: float = REFERENCE_MULTIPLE, rounding_units: float = ROUNDING_UNITS) -> float:
+              reference_multiple: float = REFERENCE_MULTIPLE, rounding_units: float = ROUNDING_UNITS,
+              magnitude: float = 1.0) -> float:
     """The absolute error allowed in an output of got_dtype: a multiple of the reference's own error against
-    the float64 truth (measured on these very inputs), or a few rounding units of the truth's magnitude,
+    the float64 truth (measured on these very inputs), or a few rounding units of the magnitude (the truth's,
+    or the given one where the inputs' magnitude decides the rounding, as in a softmax of large logits),
     whichever is larger. So every correct style passes, and a missing term or a low-precision accumulation
     does not."""
     if not truth.numel():
         return 0.0
     reference_error = (expected.to(torch.float64) - truth).abs().nan_to_num(nan=math.inf).max().item()
-    magnitude = max(1.0, truth.abs().max().item())
+    magnitude = max(1.0, magnitude, truth.abs().max().item())
     return max(reference_multiple * reference_error, rounding_units * torch.finfo(got_dtype).eps * magnitude)
 
 

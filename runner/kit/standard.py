@@ -75,7 +75,9 @@ class StandardChecker:
 
     def __init__(self, path: Path, slug: str, kind: str, interface: dict[str, Any], tolerance: dict[str, float],
                  mistakes: list[dict[str, str]], version: str):
-        self.path, self.kind, self.interface, self.allowance = path, kind, interface, tolerance
+        self.path, self.kind, self.interface = path, kind, interface
+        self.scale_by = list(tolerance.get("scale_by", []))
+        self.allowance = {name: value for name, value in tolerance.items() if name != "scale_by"}
         prefix = f"judge_kit_{slug.replace('-', '_')}_{version[:12]}"
         self.spec = load_module(path / "spec.py", f"{prefix}_spec")
         self.reference = load_module(path / "reference.py", f"{prefix}_reference")
@@ -84,6 +86,11 @@ class StandardChecker:
         self.outputs = list(interface.get("outputs", ["y"]))
         if hasattr(self.spec, "memory_limit"):
             self.memory_limit = self.spec.memory_limit
+
+    def allowance_for(self, inputs: dict[str, torch.Tensor]) -> dict[str, float]:
+        """The tolerance's settings for one call: problem.toml's, and the magnitude of the inputs it names."""
+        scaled = [inputs[name].abs().max().item() for name in self.scale_by if inputs[name].numel()]
+        return {**self.allowance, "magnitude": max([1.0, *scaled])}
 
     def inputs(self, params: dict, generator: torch.Generator) -> dict[str, torch.Tensor]:
         return self.spec.inputs(params, generator)
@@ -121,7 +128,8 @@ class StandardChecker:
             if not expected[name].is_floating_point():
                 message = checks.check_exact(name, got[name], expected[name])
             else:
-                message = checks.check_close(name, got[name], expected[name], truth[name], **self.allowance)
+                message = checks.check_close(name, got[name], expected[name], truth[name],
+                                             **self.allowance_for(inputs))
             if message:
                 return f"{call}: {message}.{self.diagnosis(name, params, inputs, got[name], expected[name], truth)}"
         own = getattr(self.spec, "check", None)
@@ -195,7 +203,7 @@ class StandardChecker:
     def diagnosis(self, name, params, inputs, got, expected, truth) -> str:
         """" This is exactly what <mistake>." when got reproduces a classic mistake's output, else a hint."""
         if got.is_floating_point():
-            allowed = checks.tolerance(got.dtype, expected, truth[name], **self.allowance)
+            allowed = checks.tolerance(got.dtype, expected, truth[name], **self.allowance_for(inputs))
             got64, right = got.to(torch.float64), truth[name]
             off_by = (got64 - right).abs().nan_to_num(nan=torch.inf).max().item()
             close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)

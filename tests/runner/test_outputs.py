@@ -4,9 +4,10 @@ import pytest
 import torch
 
 from runner import compare
-from runner.harness.serve import Context
+from runner.kit import sandbox as kit_sandbox
+from runner.kit.standard import trusted_context
 from runner.outputs import judged, structure_mismatch
-from runner.problems import load_problem, load_sibling
+from runner.problems import load_problem
 
 EXPECTED = {"y": torch.zeros(2, 3), "reach": torch.zeros(3, 3, dtype=torch.float64)}
 
@@ -84,9 +85,8 @@ def test_a_real_checker_keeps_its_own_message_for_an_output_of_the_wrong_shape()
     problem = load_problem("stable-softmax")
     test = problem.tests[0]
     inputs = problem.checker.inputs(test.params, torch.Generator().manual_seed(0))
-    driver = load_sibling(problem.path / "checker.py", "driver.py")
-    reference = load_sibling(problem.path / "checker.py", "reference.py")
-    expected = driver.run(reference, test.params, inputs, Context(torch.device("cpu")))
+    expected = kit_sandbox.run_standard(problem.kind, problem.interface, problem.checker.reference, test.params,
+                                        inputs, trusted_context())
     got = {**expected, "y": expected["y"].flatten()}
     message = judged(lambda outputs: problem.checker.check(test.params, inputs, outputs, expected), got, expected)
     assert message.startswith("softmax(") and "shape" in message

@@ -46,11 +46,11 @@ def test_a_second_sync_changes_nothing(content):
     assert Problem.objects.get().updated_at == before
 
 
-def test_a_changed_checker_gives_the_problem_a_new_version(content):
+def test_a_changed_spec_gives_the_problem_a_new_version(content):
     sync_problems(content_dir=content)
     old = Problem.objects.get().version
-    checker = content / SOFTMAX / "checker.py"
-    checker.write_text(checker.read_text() + "\n# tolerance reviewed\n")
+    spec = content / SOFTMAX / "spec.py"
+    spec.write_text(spec.read_text() + "\n# tolerance reviewed\n")
     report = sync_problems(content_dir=content)
     assert report.updated == 1
     assert Problem.objects.get().version not in ("", old)
