@@ -199,10 +199,17 @@ class SubmissionAdmin(admin.ModelAdmin):
 class ProblemAdmin(RankedByTitle, admin.ModelAdmin):
     """Problems come from their packages in git (sync_content): read-only here."""
 
-    list_display = ("title", "slug", "difficulty", "needs", "version", "is_live", "updated_at")
-    list_filter = ("difficulty", "needs", RetiredFilter)
+    list_display = ("title", "slug", "difficulty", "topic_names", "needs", "version", "is_live", "updated_at")
+    list_filter = ("difficulty", ("topics", admin.RelatedOnlyFieldListFilter), "needs", RetiredFilter)
     search_fields = ("title", "slug")
     actions = ["rejudge_all"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("topics")
+
+    @admin.display(description="topics")
+    def topic_names(self, problem):
+        return ", ".join(topic.name for topic in problem.topics.all())
 
     def has_add_permission(self, request):
         return False

@@ -10,7 +10,7 @@ from django.db import models
 from django.urls import reverse
 
 from interview.models.drills import Drill
-from interview.models.questions import Difficulty, Question
+from interview.models.questions import Difficulty, Question, Topic
 
 
 class Needs(models.TextChoices):
@@ -29,6 +29,10 @@ class Problem(models.Model):
     title = models.CharField(max_length=200)
     difficulty = models.CharField(max_length=10, choices=Difficulty.choices)
     tags = models.JSONField(default=list)
+    topics = models.ManyToManyField(
+        Topic, blank=True, related_name="problems",
+        help_text="The bank's topics it practises, as its problem.toml's `topics` names them (one to three).",
+    )
     needs = models.CharField(max_length=4, choices=Needs.choices, default=Needs.ANY)
     world_size = models.PositiveSmallIntegerField(default=1)
     statement_markdown = models.TextField()

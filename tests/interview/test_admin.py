@@ -122,3 +122,28 @@ def test_topics_from_git_are_read_only_and_admin_topics_editable(admin_client):
     assert response.status_code == 302
     own.refresh_from_db()
     assert own.name == "Renamed"
+
+
+def test_the_problem_list_shows_and_filters_by_topic_and_a_problems_topics_stay_read_only(admin_client):
+    from tests.interview.factories import ProblemFactory
+
+    attention = TopicFactory(slug="attention", name="Attention and Transformers")
+    activations = TopicFactory(slug="activations", name="Activations")
+    TopicFactory(slug="debugging", name="Debugging training")
+    mhsa = ProblemFactory(title="Multi-head self-attention")
+    mhsa.topics.set([attention, activations])
+    ProblemFactory(title="Tensor-parallel MLP")
+
+    page = admin_client.get(reverse("admin:interview_problem_changelist")).content.decode()
+    assert "Attention and Transformers, Activations" in page  # in the bank's order
+    assert f"topics__id__exact={activations.pk}" in page
+    assert "Debugging training" not in page  # only the topics that problems name are offered
+
+    filtered = admin_client.get(reverse("admin:interview_problem_changelist"),
+                                {"topics__id__exact": activations.pk}).content.decode()
+    assert "Multi-head self-attention" in filtered and "Tensor-parallel MLP" not in filtered
+
+    change_url = reverse("admin:interview_problem_change", args=[mhsa.pk])
+    assert 'name="_save"' not in admin_client.get(change_url).content.decode()
+    assert admin_client.post(change_url, {"topics": [activations.pk]}).status_code == 403
+    assert set(mhsa.topics.all()) == {attention, activations}

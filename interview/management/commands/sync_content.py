@@ -7,14 +7,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from interview.content.errors import ContentError
-from interview.services import content_sync, follow_up_sync, problem_set_sync
+from interview.services import content_sync, follow_up_sync, problem_set_sync, problem_topic_sync
 
 
 class Command(BaseCommand):
     help = (
-        "Load the question bank, the problem packages with their follow-ups and the problem sets from the content folder "
-        "(INTERVIEW_CONTENT_DIR, by default problems/) into the database. Idempotent; all or nothing: an invalid "
-        "file stops the sync with nothing changed."
+        "Load the question bank, the problem packages with their follow-ups and topics, and the problem sets from "
+        "the content folder (INTERVIEW_CONTENT_DIR, by default problems/) into the database. Idempotent; all or "
+        "nothing: an invalid file stops the sync with nothing changed."
     )
 
     def add_arguments(self, parser):
@@ -34,6 +34,7 @@ class Command(BaseCommand):
                 reports = content_sync.sync_questions(content_dir=content_dir)
                 reports.append(content_sync.sync_problems(content_dir=content_dir))
                 reports.append(follow_up_sync.sync_follow_ups(content_dir=content_dir))
+                reports.append(problem_topic_sync.sync_problem_topics(content_dir=content_dir))
                 reports.append(problem_set_sync.sync_problem_sets(content_dir=content_dir))
                 if dry_run:
                     transaction.set_rollback(True)

@@ -25,6 +25,7 @@ def test_it_prints_the_counts_of_each_kind(content):
         "Drills: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
         "Problems: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
         "Problem follow-ups: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
+        "Problem topics: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
         "Problem sets: 0 created, 0 updated, 0 unchanged, 0 retired, 0 restored",
     ]
 
