@@ -46,6 +46,10 @@ class Topic(models.Model):
     def get_absolute_url(self) -> str:
         return f"{reverse('question_list')}?topic={self.slug}"
 
+    def get_problems_url(self) -> str:
+        """The problem list filtered to the problems that practise this topic."""
+        return f"{reverse('problem_list')}?topic={self.slug}"
+
 
 class QuestionQuerySet(models.QuerySet):
     def live(self):

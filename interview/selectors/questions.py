@@ -11,10 +11,10 @@ from django.db import connection, transaction
 from django.db.models import Case, Count, F, FloatField, IntegerField, Q, QuerySet, TextField, Value, When
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Concat, StrIndex
-from django.db.models.signals import post_delete, post_migrate, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
-from interview.models import Difficulty, Question, Topic
+from interview.models import Difficulty, Problem, Question, Topic
 from interview.models.questions import SEARCH_CONFIG
 
 _WORD = re.compile(r"\w+")
@@ -51,22 +51,28 @@ _version_read: tuple[str, float] | None = None
 
 def question_bank_version() -> str:
     """A fingerprint of everything the question list shows: every topic's own fields, with the number of
-    questions and the latest change to any of them, read in one small query at most once a second.
+    questions and the latest change to any of them, and the same of the problems a topic's list links to,
+    read in one small query at most once a second.
 
     Every write to a question (sync_content, the admin, retiring one) saves its `updated_at`, and a removed
-    question changes the count, so the fingerprint changes with any write that shows on the list, in whichever
-    process it happened; a cache keyed by it never needs clearing. Inside a transaction (a test's, or a
-    request's that writes) it is always read afresh, since what the transaction sees is its own.
+    question changes the count; a problem's sync saves its `updated_at` too (its topics included), and one
+    retired or restored changes the count of live ones. So the fingerprint changes with any write that shows
+    on the list, in whichever process it happened; a cache keyed by it never needs clearing. Inside a
+    transaction (a test's, or a request's that writes) it is always read afresh, since what the transaction
+    sees is its own.
     """
     global _version_read
     read, now = _version_read, time.monotonic()
     if read is not None and now - read[1] < VERSION_REUSE_S and not connection.in_atomic_block:
         return read[0]
     questions, topics = Question._meta.db_table, Topic._meta.db_table
+    problems, problem_topics = Problem._meta.db_table, Problem.topics.through._meta.db_table
     with connection.cursor() as cursor:
         # Plain SQL: with the list served from a cache, building an ORM query would be most of the request.
         cursor.execute(
             f"SELECT (SELECT COUNT(*) FROM {questions}), (SELECT MAX(updated_at) FROM {questions}), "
+            f"(SELECT COUNT(*) FROM {problems} WHERE retired_at IS NULL), "
+            f"(SELECT MAX(updated_at) FROM {problems}), (SELECT COUNT(*) FROM {problem_topics}), "
             f"id, slug, name, description, position, retired_at FROM {topics} ORDER BY id"
         )
         version = hashlib.blake2b(repr(cursor.fetchall()).encode(), digest_size=16).hexdigest()
@@ -76,6 +82,8 @@ def question_bank_version() -> str:
 
 @receiver([post_save, post_delete], sender=Question)
 @receiver([post_save, post_delete], sender=Topic)
+@receiver([post_save, post_delete], sender=Problem)
+@receiver(m2m_changed, sender=Problem.topics.through)
 @receiver(post_migrate)
 def _forget_version(**kwargs) -> None:
     """Connected when this module is imported, which a process that serves the list does before it reads."""

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from interview.models import Difficulty, EditorSettings, Keymap, Problem, SolutionReveal, Suite
 from interview.models.editor_settings import FONT_SIZES
-from interview.selectors.problems import all_tags, editor_source, problem_list
+from interview.selectors.problems import all_tags, editor_source, problem_list, problem_topics
 from interview.selectors.submissions import has_solved, user_submissions
 from interview.services.problems import draft_save, solution_reveal
 from interview.services.submissions import Refused, submission_create
@@ -33,9 +33,13 @@ def problem_list_view(request):
     tags = all_tags()
     tag = request.GET.get("tag", "")
     tag = tag if tag in tags else ""
+    # As on the question list, an unknown topic is dropped rather than an error page.
+    topics = problem_topics()
+    topic = next((choice for choice in topics if choice.slug == request.GET.get("topic", "")), None)
     context = {
-        "problems": problem_list(user=request.user, difficulty=difficulty, tag=tag),
+        "problems": problem_list(user=request.user, difficulty=difficulty, tag=tag, topic=topic),
         "difficulty": difficulty, "difficulties": Difficulty.choices, "tag": tag, "tags": tags,
+        "topic": topic, "topics": topics,
     }
     return render(request, "interview/problem_list.html", context)
 
@@ -56,6 +60,7 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
     context = {
         "problem": problem,
         "follow_ups": problem.follow_ups.select_related("question", "drill"),
+        "topics": problem.topics.all(),
         "source": editor_source(user=user, problem=problem),
         "solved": solved,
         "show_explanation": solved or revealed,

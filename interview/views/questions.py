@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response
 
 from interview.models import Difficulty, Question, Topic
+from interview.selectors.problems import practising_problems, topic_problems
 from interview.selectors.questions import (question_bank_version, question_list, question_neighbours,
                                            related_questions)
 
@@ -112,7 +113,8 @@ def _listing(request) -> dict:
     topic = next((t for t in topics if t.slug == form.value("topic")), None)
     questions = question_list(topic=topic, difficulty=difficulty, query=query)
 
-    context = {"form": form, "query": query, "topic": topic, "difficulty": difficulty, "topics": topics}
+    context = {"form": form, "query": query, "topic": topic, "difficulty": difficulty, "topics": topics,
+               "topic_problems": topic_problems(topic) if topic else []}
     if query:
         page = Paginator(questions, SEARCH_RESULTS_PER_PAGE).get_page(request.GET.get("page"))
         other_parameters = request.GET.copy()
@@ -131,8 +133,11 @@ def _listing(request) -> dict:
 def question_detail_view(request, slug: str):
     """One question; a retired one still answers (users' history links to it) but says it is retired."""
     question = get_object_or_404(Question.objects.select_related("topic"), slug=slug)
+    following, more = practising_problems(question)
     context = {
         "question": question,
+        "following_problems": following,
+        "topic_problems": more,
         "neighbours": question_neighbours(question),
         "related": related_questions(question),
     }

@@ -130,9 +130,10 @@ def interview_items(site: Site) -> list[str]:
 # Each page's URLs, from the site's rows; the MHSA question because its prompt carries a listing.
 PAGES: dict[str, Callable[[Site], list[str]]] = {
     "home": lambda site: [reverse("home")],
-    "question_list": lambda site: [reverse("question_list"), reverse("question_list") + "?q=KV+cache"],
+    "question_list": lambda site: [reverse("question_list"), reverse("question_list") + "?q=KV+cache",
+                                   reverse("question_list") + "?topic=attention"],
     "question_detail": lambda site: [reverse("question_detail", args=["mhsa-from-scratch"])],
-    "problem_list": lambda site: [reverse("problem_list")],
+    "problem_list": lambda site: [reverse("problem_list"), reverse("problem_list") + "?topic=attention"],
     "problem_detail": lambda site: [site.problem.get_absolute_url()],
     "submission_list": lambda site: [reverse("submission_list")],
     "submission_detail": lambda site: [reverse("submission_detail", args=[s.pk])

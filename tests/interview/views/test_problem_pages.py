@@ -2,9 +2,9 @@
 
 import pytest
 
-from interview.models import ProblemDraft, SolutionReveal, Submission
+from interview.models import Problem, ProblemDraft, ProblemFollowUp, SolutionReveal, Submission
 from interview.services.problems import draft_save
-from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
+from tests.interview.factories import ProblemFactory, QuestionFactory, SubmissionFactory, TopicFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +145,56 @@ def test_the_statement_words_the_time_limit_as_the_judges_verdicts_do(client):
     page = text(client.get("/problems/causal/")).replace("&#x27;", "'")
     assert f"at most {limits.time_words()}<" in page
     assert "at most 4× the reference's peak (1.00 MiB allowed on any test)" in page
+
+
+# ---- Topics -----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def topics(problem):
+    """Two bank topics: mhsa practises attention; SwiGLU, an easy one, practises both."""
+    attention = TopicFactory(slug="attention", name="Attention and Transformers", position=1)
+    activations = TopicFactory(slug="activations", name="Activations", position=2)
+    TopicFactory(slug="debugging", name="Debugging training", position=3)
+    problem.topics.set([attention])
+    ProblemFactory(slug="swiglu", title="SwiGLU", difficulty="easy", tags=["mlp"]).topics.set([attention, activations])
+    return attention, activations
+
+
+def test_the_list_shows_each_problems_topics_linked_to_the_topics_filter(client, topics):
+    page = text(client.get("/problems/"))
+    row = page[page.index("Multi-head self-attention"):]
+    row = row[:row.index("</tr>")]
+    assert '<a class="tag tag--topic" href="/problems/?topic=attention">Attention and Transformers</a>' in row
+    assert "Activations" not in row
+
+
+def test_the_list_filters_by_topic_combined_with_the_other_filters(client, topics):
+    on_activations = text(client.get("/problems/?topic=activations"))
+    assert "SwiGLU" in on_activations and "Multi-head self-attention" not in on_activations
+    on_attention = text(client.get("/problems/?topic=attention"))
+    assert "SwiGLU" in on_attention and "Multi-head self-attention" in on_attention
+    hard_attention = text(client.get("/problems/?topic=attention&difficulty=hard"))
+    assert "SwiGLU" not in hard_attention and "Multi-head self-attention" in hard_attention
+    assert "No problem matches" in text(client.get("/problems/?topic=activations&tag=attention"))
+
+
+def test_the_topic_choices_are_the_topics_problems_practise_and_an_unknown_one_is_ignored(client, topics):
+    page = text(client.get("/problems/?topic=activations"))
+    assert '<option value="">All topics</option>' in page
+    assert '<option value="activations" selected>Activations</option>' in page
+    assert page.index('value="attention"') < page.index('value="activations"')  # the bank's order
+    assert 'value="debugging"' not in page  # no problem practises it
+    unknown = text(client.get("/problems/?topic=no-such-topic"))
+    assert "SwiGLU" in unknown and "Multi-head self-attention" in unknown
+
+
+def test_the_problem_page_shows_its_topics_beside_difficulty_and_tags_and_its_follow_ups(client, topics):
+    follow_up = QuestionFactory(slug="flash-attention", title="FlashAttention", topic=topics[0])
+    ProblemFollowUp.objects.create(problem=Problem.objects.get(slug="mhsa"), position=1, question=follow_up)
+    page = text(client.get("/problems/mhsa/"))
+    meta = page[page.index('class="question__meta"'):]
+    meta = meta[:meta.index("</p>")]
+    assert meta.index("badge--hard") < meta.index('href="/problems/?topic=attention"') < meta.index("?tag=attention")
+    assert ">Attention and Transformers</a>" in meta
+    assert "What an interviewer asks next" in page and 'href="/questions/flash-attention/"' in page

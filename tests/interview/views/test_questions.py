@@ -168,3 +168,63 @@ def test_a_prompt_that_asks_about_a_listing_shows_the_listing_before_any_reveal(
     prompt = page[page.index('class="prompt-card"'):page.index('id="answer-body"') if 'id="answer-body"' in page else None]
     assert "Walk me through it" in prompt
     assert '<span class="nc">MHSA</span>' in prompt and "reshape" in prompt
+
+
+# ---- The problems that practise a question ---------------------------------------------------------------
+
+
+@pytest.fixture
+def problems(bank):
+    """Problems on attention: mhsa asks flash-attention as a follow-up; causal-mask does not; one is retired."""
+    from interview.models import ProblemFollowUp
+    from tests.interview.factories import ProblemFactory
+
+    attention = bank["sdpa"].topic
+    mhsa = ProblemFactory(slug="mhsa", title="Multi-head self-attention", difficulty="hard")
+    mask = ProblemFactory(slug="causal-mask", title="Causal mask", difficulty="easy")
+    gone = ProblemFactory(slug="gone", title="Gone problem", retired_at=timezone.now())
+    for problem in (mhsa, mask, gone):
+        problem.topics.set([attention])
+    ProblemFollowUp.objects.create(problem=mhsa, position=1, question=bank["flash-attention"])
+    return {"mhsa": mhsa, "causal-mask": mask}
+
+
+def aside_of(client, slug: str) -> str:
+    html = client.get(reverse("question_detail", args=[slug])).content.decode()
+    return html[html.index('class="question-aside"'):]
+
+
+def test_a_question_links_the_problems_that_ask_it_then_the_others_of_its_topic_once_each(client, problems):
+    aside = aside_of(client, "flash-attention")
+    asked_after = aside[aside.index("Asked after the code of"):aside.index("More problems on")]
+    assert 'href="/problems/mhsa/"' in asked_after and "causal-mask" not in asked_after
+    more = aside[aside.index("More problems on Attention and Transformers"):]
+    more = more[:more.index("</section>")]
+    assert 'href="/problems/causal-mask/"' in more
+    assert "/problems/mhsa/" not in more and "/problems/gone/" not in more
+
+
+def test_a_question_that_no_problem_asks_still_links_the_problems_of_its_topic(client, problems):
+    aside = aside_of(client, "sdpa")
+    assert "Asked after the code of" not in aside
+    more = aside[aside.index("More problems on Attention and Transformers"):]
+    assert more.index("/problems/causal-mask/") < more.index("/problems/mhsa/")  # easy to hard
+    assert "More problems on" not in aside_of(client, "ddp")  # no problem practises parallelism
+
+
+def test_a_topics_question_list_links_the_problems_of_that_topic(client, problems):
+    html = client.get(reverse("question_list"), {"topic": "attention"}).content.decode()
+    section = html[html.index("Coding problems on Attention and Transformers"):]
+    section = section[:section.index("</section>")]
+    assert 'href="/problems/causal-mask/"' in section and 'href="/problems/mhsa/"' in section
+    assert "/problems/gone/" not in section
+    assert 'href="/problems/?topic=attention"' in section
+    assert "Coding problems on" not in client.get(reverse("question_list"), {"topic": "parallelism"}).content.decode()
+
+
+def test_a_topics_question_list_follows_a_change_to_its_problems(client, problems, bank):
+    parallelism = bank["ddp"].topic
+    assert "Coding problems on" not in client.get(reverse("question_list"), {"topic": "parallelism"}).content.decode()
+    problems["causal-mask"].topics.add(parallelism)
+    html = client.get(reverse("question_list"), {"topic": "parallelism"}).content.decode()
+    assert "Coding problems on Distributed training" in html and "/problems/causal-mask/" in html
