@@ -46,14 +46,32 @@ def _by_preference(rows: list, preferred: tuple[str, ...], rng: random.Random) -
     return sorted(rows, key=lambda row: rank.get(row.difficulty, len(rank)))
 
 
+def _spread_over_topics(problems: list[Problem], count: int, preferred: tuple[str, ...]) -> list[Problem]:
+    """The first `count` problems in their order, except that each next pick prefers one whose topics the
+    picks so far do not cover yet, among the level's difficulties (a problem of another is drawn only when
+    none is left). The problems' topics are prefetched."""
+    topics_of = {problem.pk: {topic.pk for topic in problem.topics.all()} for problem in problems}
+    picks, covered, left = [], set(), list(problems)
+    while left and len(picks) < count:
+        # min() keeps the first of equals, so the order (the level's preference, then the draw) breaks ties.
+        pick = min(left, key=lambda problem: (problem.difficulty not in preferred,
+                                              bool(covered & topics_of[problem.pk])))
+        picks.append(pick)
+        covered |= topics_of[pick.pk]
+        left.remove(pick)
+    return picks
+
+
 def generated_loop(*, level: str, duration_minutes: int, rng: random.Random) -> list[tuple]:
-    """Four concept questions from four different topics and one coding problem (two from 60 minutes up).
+    """Four concept questions from four different topics and one coding problem (two from 60 minutes up),
+    the problems spread over the bank's topics.
 
     Returned as (question, None) and (None, problem) pairs, questions first, in the order to ask them.
     """
     question_levels, problem_levels = LEVEL_DIFFICULTIES[Level(level)]
     problem_count = 2 if duration_minutes >= 60 else 1
-    problems = _by_preference(list(Problem.objects.live()), problem_levels, rng)[:problem_count]
+    candidates = _by_preference(list(Problem.objects.live().prefetch_related("topics")), problem_levels, rng)
+    problems = _spread_over_topics(candidates, problem_count, problem_levels)
     # The problems' follow-ups are asked after their code, never drawn as the opening questions.
     by_topic: dict[int, list[Question]] = {}
     for question in Question.objects.live().exclude(follow_up_of__problem__in=problems).select_related("topic"):

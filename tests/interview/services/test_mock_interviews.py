@@ -215,3 +215,56 @@ def test_a_generated_loop_asks_four_questions_from_four_topics_and_problems_at_t
     junior = generated_loop(level="junior", duration_minutes=30, rng=random.Random(7))
     assert [problem.difficulty for _, problem in junior if problem] == ["easy"]
     assert {question.difficulty for question, _ in junior if question} == {"easy"}
+
+
+def topical_problem(difficulty: str, *topics) -> None:
+    ProblemFactory(difficulty=difficulty).topics.set(topics)
+
+
+def drawn_problems(level: str, seed: int) -> list:
+    return [problem for _, problem in generated_loop(level=level, duration_minutes=60, rng=random.Random(seed))
+            if problem]
+
+
+def test_a_generated_loops_problems_cover_different_topics_where_the_level_allows(clock):
+    QuestionFactory()
+    attention, parallelism, inference = TopicFactory(), TopicFactory(), TopicFactory()
+    for _ in range(3):
+        topical_problem("hard", attention)
+    topical_problem("hard", attention, inference)
+    topical_problem("hard", parallelism)
+    for seed in range(25):
+        first, second = drawn_problems("senior", seed)
+        assert {first.difficulty, second.difficulty} == {"hard"}
+        assert not set(first.topics.all()) & set(second.topics.all()), seed
+
+
+def test_the_spread_takes_another_difficulty_of_the_level_for_a_new_topic_but_never_one_outside_it(clock):
+    QuestionFactory()
+    attention, parallelism, inference = TopicFactory(), TopicFactory(), TopicFactory()
+    topical_problem("easy", attention)
+    topical_problem("easy", attention)
+    topical_problem("medium", parallelism)
+    topical_problem("hard", inference)  # a new topic too, but junior draws easy and medium only
+    for seed in range(10):
+        first, second = drawn_problems("junior", seed)
+        assert (first.difficulty, second.difficulty) == ("easy", "medium"), seed
+        assert list(second.topics.all()) == [parallelism]
+
+
+def test_when_every_problem_shares_a_topic_the_loop_still_draws_by_level(clock):
+    QuestionFactory()
+    attention = TopicFactory()
+    for difficulty in ("easy", "medium", "hard"):
+        topical_problem(difficulty, attention)
+    assert [problem.difficulty for problem in drawn_problems("senior", 7)] == ["hard", "medium"]
+
+
+def test_the_same_seed_draws_the_same_problems(clock):
+    QuestionFactory()
+    topics = [TopicFactory() for _ in range(4)]
+    for index in range(8):
+        topical_problem("medium", topics[index % 4], topics[(index + 1) % 4])
+    for seed in range(5):
+        assert drawn_problems("mid", seed) == drawn_problems("mid", seed)
+    assert len({tuple(problem.pk for problem in drawn_problems("mid", seed)) for seed in range(20)}) > 1
