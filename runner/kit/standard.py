@@ -118,7 +118,7 @@ class StandardChecker:
     def check(self, params: dict, inputs: dict[str, torch.Tensor], got: dict[str, torch.Tensor],
               expected: dict[str, torch.Tensor]) -> str | None:
         call = self.describe(params, inputs)
-        problem = (self.module_problem(params, inputs, got.get("module.report")) if self.kind == "module" else None) \
+        problem = (self.module_problem(params, inputs, got, expected) if self.kind == "module" else None) \
             or self.output_problem(got, expected)
         if problem:
             return f"{call}: {problem}"
@@ -172,10 +172,15 @@ class StandardChecker:
                 return mismatch
         return None
 
-    def module_problem(self, params, inputs, report) -> str | None:
-        """What the driver's report says is wrong with the module's tensors, or None."""
+    def module_problem(self, params, inputs, got, expected) -> str | None:
+        """What the driver's reports say is wrong with the module's tensors, or None."""
         names = sorted(name.removeprefix(sandbox.MODULE_PREFIX) for name in inputs
                        if name.startswith(sandbox.MODULE_PREFIX))
+        for index, build in enumerate(params.get("builds", [])):
+            problem = self.build_problem(build, names, got.get(f"build {index}"), expected[f"build {index}"])
+            if problem:
+                return problem
+        report = got.get("module.report")
         if report is None or report.dtype != torch.int64 or tuple(report.shape) != (len(names) + 1, 2):
             return "the driver's report of the module's tensors is missing or malformed (was the driver changed?)"
         *rows, (is_module, others) = report.tolist()
@@ -193,12 +198,43 @@ class StandardChecker:
             elif not learnable and name not in frozen:
                 found.append(f"{name} is not a learnable parameter (a buffer, or requires_grad=False)")
         if others:
-            found.append("it has learnable parameters the interface does not have")
+            found.append(f"it has learnable parameters the interface does not have{other_names(got)}")
         if not found:
             return None
         wanted = ", ".join(f"{name} {tuple(inputs[sandbox.MODULE_PREFIX + name].shape)}"
                            + (" (frozen)" if name in frozen else "") for name in names)
         return f"{'; '.join(found)}. The module's tensors must be exactly {wanted}, by these names"
+
+    def build_problem(self, build, names, report, expected) -> str | None:
+        """What differs between the class built at another size and the reference built there, or None."""
+        module = f"{self.interface['call']}({', '.join(map(repr, build))})"
+        if report is None or report.dtype != torch.int64 or report.shape != expected.shape:
+            return f"{module}: the driver's report of the module's tensors is missing or malformed"
+        if torch.equal(report, expected):
+            return None
+        *rows, last = report.tolist()
+        *wanted, _ = expected.tolist()
+        if last[0] != 1:
+            return f"{module} built something that is not a torch.nn.Module"
+        for name, row, right in zip(names, rows, wanted):
+            if row != right:
+                shape = tuple(right[3:3 + right[2]])
+                what = "is missing" if not row[0] else "is not learnable" if row[1] != right[1] \
+                    else f"does not have the shape {shape}"
+                return f"{module}: {name} {what}; built at this size it must hold {name} of shape {shape}"
+        return f"{module}: it has learnable parameters the interface does not have"
+
+    def candidates(self, name, params, inputs):
+        """(what the mistake is, its output `name`) for each classic mistake: the [[mistakes]] solutions run here
+        in float64, then those spec.mistakes(params, inputs) computes."""
+        for solution, says in self.mistakes:
+            try:
+                yield says, self._run(solution, params, inputs).get(name)
+            except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
+                continue
+        if hasattr(self.spec, "mistakes"):
+            for says, outputs in self.spec.mistakes(params, inputs):
+                yield says, outputs.get(name)
 
     def diagnosis(self, name, params, inputs, got, expected, truth) -> str:
         """" This is exactly what <mistake>." when got reproduces a classic mistake's output, else a hint."""
@@ -207,11 +243,7 @@ class StandardChecker:
             got64, right = got.to(torch.float64), truth[name]
             off_by = (got64 - right).abs().nan_to_num(nan=torch.inf).max().item()
             close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)
-            for solution, says in self.mistakes:
-                try:
-                    candidate = self._run(solution, params, inputs).get(name)
-                except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
-                    continue
+            for says, candidate in self.candidates(name, params, inputs):
                 if candidate is None or candidate.shape != right.shape:
                     continue
                 candidate = candidate.to(torch.float64)
@@ -226,6 +258,16 @@ class StandardChecker:
             return (" The outputs are right but this gradient is not: check a hand-written backward, or anything "
                     "detached or computed outside autograd.")
         return ""
+
+
+def other_names(got: dict[str, torch.Tensor]) -> str:
+    """" (w1.bias, w2.bias)": the names of the parameters the interface does not have, on a sample test only
+    (a name is the submission's to choose, so on a hidden test it could carry inputs out)."""
+    names = got.get("module.others")
+    if not compare.reveals_values() or names is None or names.dtype != torch.uint8 or names.dim() != 1:
+        return ""
+    text = bytes(names.tolist()).decode("utf-8", "replace")
+    return f" ({', '.join(part for part in text.split(',') if part)})" if text else ""
 
 
 def flag(report: torch.Tensor | None) -> bool | None:

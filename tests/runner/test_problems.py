@@ -72,10 +72,10 @@ def test_the_version_follows_the_files_that_decide_a_verdict(package):
 
 
 def test_a_custom_problem_needs_its_own_checker_and_driver(package):
-    shutil.copytree(ROOT / "problems" / "swiglu", package / "swiglu")
-    (package / "swiglu" / "driver.py").unlink()
+    shutil.copytree(ROOT / "problems" / "mhsa", package / "mhsa")
+    (package / "mhsa" / "driver.py").unlink()
     with pytest.raises(ProblemError, match="driver.py"):
-        load_problem("swiglu", package)
+        load_problem("mhsa", package)
 
 
 def test_expectations_are_read_from_the_leading_comments():

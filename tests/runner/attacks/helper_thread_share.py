@@ -56,7 +56,7 @@ def _reference_ns(x: torch.Tensor, dim: int) -> float | None:
     if not _reference and not getattr(_get_current_dispatch_mode(), "track_memory", True):
         driver = sys.modules["judge_driver"]
         plain = types.SimpleNamespace(softmax=lambda x, dim=-1: _plain(x, dim))
-        inputs, ctx = {"x": x.detach(), "grad": torch.ones_like(x)}, types.SimpleNamespace(device=x.device)
+        inputs, ctx = {"x": x.detach(), "dy": torch.ones_like(x)}, types.SimpleNamespace(device=x.device)
         samples = []
         for _ in range(15):
             started = _clock()

@@ -3,16 +3,16 @@
 # problem: swiglu
 # tests: all
 # A learnable gain the interface does not have, hidden from the driver's check of the parameters: the
-# names the driver checks them with are replaced at import, and nn.Module.named_parameters skips the gain.
-# The gain starts at 1 and the judge copies no weight into it, so every output is right; only the
-# parameters break the interface. The driver reads them through functions it bound before the import.
+# kit's reader and the names it is reached by are replaced at import, and nn.Module.named_parameters skips
+# the gain. The gain starts at 1 and the judge copies no weight into it, so every output is right; only the
+# parameters break the interface. The kit's functions hold a private copy of its names, taken when it loaded.
 import sys
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-_driver = sys.modules["judge_driver"]
+_kit = sys.modules["kit"]
 _named_parameters = nn.Module.named_parameters
 
 
@@ -23,17 +23,15 @@ def _without_gain(self, *args, **kwargs):
 nn.Module.named_parameters = _without_gain
 
 
-def _interface_only(model, device, label=""):
+def _interface_only(model):
     """What a reader of named_parameters() sees now: the interface's parameters and nothing else."""
-    found = {name: tuple(p.shape) for name, p in model.named_parameters()}
-    rows = [[len(found[name]), *[*found[name], 0, 0][:2]] for name in _driver.PARAMETERS]
-    return found, {f"parameters{label}": torch.tensor(rows, device=device),
-                   f"module{label}": torch.tensor([1, 0, 0], device=device)}
+    return {name: (tuple(p.shape), p.requires_grad) for name, p in model.named_parameters()}
 
 
-# The check the driver once made, and the reader it makes now, each replaced by name.
-_driver.build = lambda solution, d_model, d_hidden, ctx: solution.SwiGLU(d_model, d_hidden)
-_driver._parameter_reader = lambda: _interface_only
+# The reader, and every name it is reached by, replaced.
+_kit._read = _interface_only
+_kit.parameter_reader = lambda: _interface_only
+_kit.run_module = lambda *args: {}
 
 
 class SwiGLU(nn.Module):
