@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import seeds
-from .judge import JudgeOptions, judge
+from .judge import JudgeOptions, SharedReference, judge
 from .problems import KIT_DIR, Problem, read_expectation
 from .verdict import Verdict
 
@@ -113,21 +113,27 @@ def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) ->
     (whose status is the verdict, as in a full run); the expectations, met or not.
 
     Every solution meets the same hidden seed (options.seed_index, or one drawn here), so the reference's
-    results computed for the first are cached for the rest."""
+    results computed for the first are cached for the rest, and one reference process serves every timed
+    test of them all."""
     device = options.device
     seed_index = options.seed_index if options.seed_index is not None else seeds.draw_index()
-    options = replace(options, tests="all", stop_at_first_failure=True, seed_index=seed_index)
+    reference = SharedReference()
+    options = replace(options, tests="all", stop_at_first_failure=True, seed_index=seed_index,
+                      shared_reference=reference)
     found = []
-    for path, expected, message in problem.solutions():
-        expectation = Expectation(path, expected, message, fails_on=header_field(path, "fails-on"))
-        wanted_device = device_of(path)
-        if wanted_device is None or wanted_device == device:
-            started = time.monotonic()
-            expectation.verdict = judge(problem, path.read_bytes(), options)
-            expectation.seconds = time.monotonic() - started
-        found.append(expectation)
-        if on_result:
-            on_result(expectation)
+    try:
+        for path, expected, message in problem.solutions():
+            expectation = Expectation(path, expected, message, fails_on=header_field(path, "fails-on"))
+            wanted_device = device_of(path)
+            if wanted_device is None or wanted_device == device:
+                started = time.monotonic()
+                expectation.verdict = judge(problem, path.read_bytes(), options)
+                expectation.seconds = time.monotonic() - started
+            found.append(expectation)
+            if on_result:
+                on_result(expectation)
+    finally:
+        reference.close()
     return found
 
 

@@ -62,6 +62,38 @@ class JudgeOptions:
     secret_key: bytes | None = None  # None: the key under sandbox.state_dir
     cache: reference_cache.ReferenceCache | None = None  # None: the process-wide cache
     start_harness: Callable[..., Harness] = Harness
+    # One reference process kept across judgements of the same problem (runner check), instead of one each.
+    shared_reference: SharedReference | None = None
+
+
+class SharedReference:
+    """One reference process serving the judgements of one problem that run one after another, as `runner
+    check` judges a package's own solutions: each correct solution's timed tests would otherwise start a
+    reference process of their own, an interpreter and torch each. The reference runs only the package's
+    reference on the judge's inputs, so what one judgement leaves in it cannot help or hurt the next. A
+    process that has ended is replaced; the owner closes the last one."""
+
+    def __init__(self) -> None:
+        self._harness: Harness | None = None
+
+    def harness(self, run: _Run) -> Harness:
+        """The reference's process, loaded, for run (started now if there is none, or it has ended)."""
+        if self._harness is not None and self._harness.process.ended():
+            self.close()
+        if self._harness is None:
+            run.reference = run.start_harness(run.sandbox, **run._harness_settings())
+            run._load_reference()
+            self._harness = run.reference
+        return self._harness
+
+    def owns(self, harness: Harness | None) -> bool:
+        return harness is not None and harness is self._harness
+
+    def close(self) -> None:
+        if self._harness is not None:
+            self._harness.process.kill()
+            self._harness.close_in_background()
+            self._harness = None
 
 
 def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | None = None, *,
@@ -118,6 +150,7 @@ class _Run:
         self.stop_at_first_failure = options.stop_at_first_failure
         self.cache = options.cache if options.cache is not None else reference_cache.DEFAULT
         self.start_harness = options.start_harness
+        self.shared_reference = options.shared_reference
         # Starting the sandboxes is the judge's cost; the user's wall clock starts once they are up.
         self.wall_deadline = float("inf")
         key = options.secret_key if options.secret_key is not None else seeds.load_key(options.sandbox.state_dir)
@@ -149,7 +182,12 @@ class _Run:
                 detail += "\nreference harness stderr:\n" + self.reference.output()[1][-2000:]
             self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, detail))
         finally:
-            harnesses = [harness for harness in (self.user, self.reference) if harness]
+            shared = self.shared_reference
+            if shared and shared.owns(self.reference) and not self.reference.process.ended():
+                kept = self.reference  # the next judgement of the problem uses it
+            else:
+                kept = None
+            harnesses = [harness for harness in (self.user, self.reference) if harness and harness is not kept]
             for harness in harnesses:
                 harness.process.kill()
             # Killed, so whatever they wrote is in the pipes already; they finish exiting meanwhile.
@@ -263,10 +301,12 @@ class _Run:
         test first needs it (reference_harness)."""
         self.user = self.start_harness(self.sandbox, **self._harness_settings())
         self.sandbox_words = self.user.sandbox
-        if need_reference:
+        if need_reference and self.shared_reference:
+            self.reference = self.shared_reference.harness(self)
+        elif need_reference:
             self.reference = self.start_harness(self.sandbox, **self._harness_settings())
         self.user.wait_ready()
-        if self.reference:
+        if self.reference and not (self.shared_reference and self.shared_reference.owns(self.reference)):
             self._load_reference()
 
     def reference_harness(self) -> Harness:
@@ -274,8 +314,11 @@ class _Run:
         cost, so the run's wall clock is moved on by what it took."""
         if self.reference is None:
             started = time.monotonic()
-            self.reference = self.start_harness(self.sandbox, **self._harness_settings())
-            self._load_reference()
+            if self.shared_reference:
+                self.reference = self.shared_reference.harness(self)
+            else:
+                self.reference = self.start_harness(self.sandbox, **self._harness_settings())
+                self._load_reference()
             self.wall_deadline += time.monotonic() - started
         return self.reference
 

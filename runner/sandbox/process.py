@@ -176,6 +176,10 @@ class SandboxProcess:
     def pid(self) -> int:
         return self.process.pid
 
+    def ended(self) -> bool:
+        """Whether the sandbox has exited or been killed."""
+        return self.cause is not None or self.process.poll() is not None
+
     def processes(self) -> tuple[procs.ProcView, list[int]]:
         """Every live process of this sandbox, and the view that numbers them: the sandbox's own procfs once
         its pid namespace is up, else the host's (a plain process, or the first moments of a start)."""

@@ -7,7 +7,11 @@ import sys
 
 import pytest
 
-from .conftest import ROOT, requires_bubblewrap
+from runner import JudgeOptions, SandboxOptions, load_problem
+from runner.check import check_problem
+from runner.client import Harness
+
+from .conftest import FIXTURE_PROBLEMS, ROOT, TEST_KEY, requires_bubblewrap
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
 
@@ -32,3 +36,24 @@ def test_check_fails_when_a_solution_does_not_get_its_declared_verdict(tmp_path)
                              "stable-softmax"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 1
     assert "FAIL  solutions/wrong/claims_too_much.py: expected wrong_answer, got accepted" in result.stdout
+
+
+def test_one_reference_process_serves_every_solutions_timed_tests(tmp_path):
+    """check judges a package's solutions one after another: their timed tests share one reference process,
+    where each judgement alone would start its own."""
+    package = tmp_path / "kit-function"
+    shutil.copytree(FIXTURE_PROBLEMS / "kit-function", package)
+    for path in (package / "solutions" / "wrong").glob("*.py"):
+        if path.name != "shift_outside.py":  # the one [[mistakes]] names, which the package needs
+            path.unlink()
+    problem = load_problem("kit-function", tmp_path)
+    starts = []
+
+    def counted(*args, **kwargs):
+        starts.append(1)
+        return Harness(*args, **kwargs)
+
+    found = check_problem(problem, JudgeOptions(device="cpu", sandbox=SandboxOptions(mode="bubblewrap", require=True),
+                                                secret_key=TEST_KEY, start_harness=counted))
+    assert [expectation.met for expectation in found] == [True, True, True]
+    assert len(starts) == len(found) + 1  # a process per solution, and one reference for both
