@@ -1,0 +1,71 @@
+"""Every call's output against causal GQA recomputed over the whole sequence in float64; what the module holds."""
+import torch
+
+from runner import kit
+
+MISTAKES = [
+    ({"modulo": True}, "key/value head h % n_kv_heads for query head h gives, repeat()'s order: it is h // g"),
+    ({"see": "top-left"}, "a causal mask aligned to the top-left corner gives (triu(ones(t, L), 1)): new token i "
+     "sits at position L + i and sees every cached position"),
+    ({"see": "chunk"}, "no mask among a call's new tokens gives: new token i must not see the new tokens after it"),
+    ({"see": "own"}, "attending only to the call's own tokens gives: earlier calls' keys and values stay cached, and "
+     "the cache length advances"),
+    ({"scale": 1.0}, "unscaled scores give: divide q k^T by sqrt(head_dim)"),
+]
+
+
+def inputs(params, generator):
+    batch, total, dim = params["batch"], sum(params["steps"]), params["head_dim"]
+    return {name: torch.randn(batch, params["heads" if name == "q" else "kv_heads"], total, dim, generator=generator,
+                              dtype=torch.float64).to(getattr(torch, params["dtype"])) for name in "qkv"}
+
+
+def attend(params, inputs, see="causal", modulo=False, scale=None):
+    """Attention over the whole sequence in float64, each position seeing what `see` says."""
+    q, k, v = (inputs[name].to(torch.float64) for name in "qkv")
+    heads, kv = params["heads"], params["kv_heads"]
+    index = torch.arange(heads) % kv if modulo else torch.arange(heads) // (heads // kv)
+    steps = torch.tensor(params["steps"])
+    start, end = (torch.repeat_interleave(edge, steps)[:, None] for edge in (steps.cumsum(0) - steps, steps.cumsum(0)))
+    i, j = torch.arange(len(start))[:, None], torch.arange(len(start))[None, :]
+    visible = {"causal": j <= i, "top-left": j <= i - start, "chunk": j < end, "own": (j <= i) & (j >= start)}[see]
+    scores = q @ k[:, index].transpose(-1, -2) * (scale or q.shape[-1] ** -0.5)
+    return scores.masked_fill(~visible, float("-inf")).softmax(-1) @ v[:, index]
+
+
+def check(params, inputs, got, expected):
+    truth, start = attend(params, inputs), 0
+    for i, t in enumerate(params["steps"]):
+        name, rows = f"out_{i}", slice(start, start + t)
+        call = "the prefill" if i == 0 else f"call {i} ({t} new token{'s' * (t > 1)} after {start} cached)"
+        message = kit.check_close(name, got.get(name), expected[name], truth[:, :, rows])
+        if message:
+            return f"{call}: {message}.{diagnosis(params, inputs, got[name], expected[name], truth, rows, i)}"
+        start += t
+    held = got.get("held")
+    if held is None or held.dtype != torch.int64 or tuple(held.shape) != (2,):
+        return "the driver's report of the module's tensors is missing or malformed (was the driver changed?)"
+    bound = 2 * params["batch"] * params["kv_heads"] * params["max_seq"] * params["head_dim"]
+    if held[1]:
+        return "GQAKVCache has learnable parameters; it must have none (the projections are not part of it)"
+    if held[0] == 0:
+        return "the module holds no buffers: keep the cache in buffers (register_buffer), so that .to() moves it"
+    if held[0] > bound + 64:
+        return (f"the module's buffers hold more than 2 * batch * n_kv_heads * max_seq * head_dim = {bound} numbers "
+                "(+ 64): cache the keys and values of the n_kv_heads heads only, and share each among its group of "
+                "query heads when attending (a cache repeated to n_heads heads is n_heads / n_kv_heads times larger)")
+    return None
+
+
+def diagnosis(params, inputs, got, expected, truth, rows, call):
+    if got is None or got.shape != expected.shape:
+        return ""
+    right = truth[:, :, rows]
+    allowed, got = kit.tolerance(got.dtype, expected, right), got.to(torch.float64)
+    close = max(4 * allowed, 0.01 * (got - right).abs().nan_to_num(nan=0.0).max().item())
+    for flags, says in MISTAKES:
+        candidate = attend(params, inputs, **flags)[:, :, rows]
+        if (candidate - right).abs().max() > allowed and (got - candidate).abs().max() <= close:
+            return f" This is exactly what {says}."
+    return "" if call == 0 else (" The earlier calls were right: new token i at position L + i attends every cached "
+                                 "position and the new ones up to itself, nothing else (no unfilled cache slot).")
