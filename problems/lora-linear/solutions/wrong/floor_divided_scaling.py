@@ -1,0 +1,42 @@
+# expect: wrong_answer
+# message: floor division
+# fails-on: scaling-not-a-whole-number
+# alpha // r truncates: with alpha = 16 and r = 8 it gives the right 2, with alpha = 6 and r = 4 it gives 1
+# instead of 1.5. Every test whose alpha is a multiple of r passes.
+import math
+
+import torch
+from torch import nn
+
+
+class LoRALinear(nn.Module):
+    """`base(x) + (alpha / r) * (x @ lora_A.T) @ lora_B.T`, with `base` frozen; merge() folds the update in."""
+
+    def __init__(self, in_features: int, out_features: int, r: int, alpha: float) -> None:
+        super().__init__()
+        self.base = nn.Linear(in_features, out_features)
+        self.base.requires_grad_(False)
+        self.lora_A = nn.Parameter(torch.empty(r, in_features))
+        self.lora_B = nn.Parameter(torch.zeros(out_features, r))
+        nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5))
+        self.scaling = alpha // r
+        self.merged = False
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.base(x)
+        if self.merged:
+            return y
+        # Through the rank-r bottleneck: (x A^T) B^T never forms the out x in matrix B A.
+        return y + self.scaling * ((x @ self.lora_A.T) @ self.lora_B.T)
+
+    @torch.no_grad()
+    def merge(self) -> None:
+        if not self.merged:
+            self.base.weight.addmm_(self.lora_B, self.lora_A, alpha=self.scaling)
+            self.merged = True
+
+    @torch.no_grad()
+    def unmerge(self) -> None:
+        if self.merged:
+            self.base.weight.addmm_(self.lora_B, self.lora_A, alpha=-self.scaling)
+            self.merged = False
