@@ -20,6 +20,8 @@ from .sandbox import Ended, SandboxOptions, cputime, procs, start
 from .sandbox.process import PROTOCOL, in_background
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
+# Importing torch._dynamo takes 1-2 s of CPU, far more on a busy machine.
+WARM_TIMEOUT_S = 60.0
 MAX_RESPONSE_BYTES = 256 << 20
 MAX_MESSAGE_CHARS = 8000
 # A figure (bytes, nanoseconds) is at most what a signed 64-bit counter holds, which a float holds too: the
@@ -127,6 +129,13 @@ class Harness:
         host_pid = self.harness_pid if view is procs.HOST else (
             procs.host_pid(self.harness_pid, procs.descendants(self.process.pid)) if self.harness_pid else None)
         self.clock = cputime.SandboxClock(self.process.processes, self.harness_pid, host_pid)
+
+    def warm_up_dynamo(self, device: str, *, timeout_s: float = WARM_TIMEOUT_S) -> None:
+        """Before the load: have the harness import torch._dynamo and run a checkpointed backward (see
+        runner/harness/serve.py, warm_up_dynamo). Only trusted code has run when it is asked."""
+        answer = self.process.request({"type": "warm", "device": device}, timeout_s=timeout_s).header
+        if answer.get("type") != "warmed":
+            raise RuntimeError(f"the harness did not warm up: {answer}")
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""

@@ -286,18 +286,31 @@ def warm_up(device: torch.device) -> None:
         y = (x @ x).exp() / x.exp().sum(-1, keepdim=True)
         # An explicit gradient makes autograd import its symbolic-shape checks (sympy, ~0.5 s) on first use.
         y.backward(torch.ones_like(y))
-    # Imported on first use by torch.utils.checkpoint, the meta device and more (~35 MiB, 1-2 s): the judge
-    # would see that growth as memory the submission's call held outside its tensors.
-    importlib.import_module("torch._dynamo")
-    # The first checkpointed backward through the common layers maps ~40 MiB of libtorch's code into the
-    # resident set: near the judge's slack for growth it cannot see as tensors, so paid here instead.
+    # The first backward through the common layers maps libtorch's code for them into the resident set:
+    # growth the judge cannot see as tensors, so paid here instead.
+    _common_layers(x, device).sum().backward()
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def _common_layers(x: torch.Tensor, device: torch.device, *, checkpointed: bool = False) -> torch.Tensor:
     weight = torch.randn(8, 8, device=device, requires_grad=True)
 
     def block(t: torch.Tensor) -> torch.Tensor:
         hidden = functional.gelu(functional.linear(functional.layer_norm(t, (8,)), weight))
         return functional.silu(functional.dropout(hidden, 0.5, training=True)).softmax(-1)
 
-    checkpoint(block, x, use_reentrant=False).sum().backward()
+    return checkpoint(block, x, use_reentrant=False) if checkpointed else block(x)
+
+
+def warm_up_dynamo(device: torch.device) -> None:
+    """torch._dynamo, which torch.optim's first step, torch.utils.checkpoint and torch.func's transforms
+    import on first use (~35 MiB and 1-2 s of CPU), and a first checkpointed backward (~40 MiB of libtorch's
+    code): asked for by the judge before the load, only where the code that will run uses them, so that no
+    call pays for them as memory of its own and no other sandbox pays their start-up cost."""
+    importlib.import_module("torch._dynamo")
+    x = torch.randn(8, 8, device=device, requires_grad=True)
+    _common_layers(x, device, checkpointed=True).sum().backward()
     if device.type == "cuda":
         torch.cuda.synchronize()
 
@@ -330,6 +343,10 @@ def _serve_started(requests, responses) -> None:
     wire.write_frame(responses, {"type": "ready", "pid": os.getpid(), "torch": torch.__version__,
                                  "python": sys.version.split()[0]})
     load = wire.read_frame(requests)
+    if load.kind == "warm":
+        warm_up_dynamo(torch.device(load.header.get("device", "cpu")))
+        wire.write_frame(responses, {"type": "warmed"})
+        load = wire.read_frame(requests)
     if "rank" not in load.header:
         # A rank inherits the limits its controller set; it could not raise them again anyway.
         limits.apply(load.header.get("limits", {}))
