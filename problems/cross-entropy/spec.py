@@ -1,0 +1,32 @@
+import torch
+
+DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
+def inputs(params, generator):
+    n, classes = params["n"], params["classes"]
+    logits = torch.randn(n, classes, generator=generator, dtype=torch.float64) * params.get("scale", 3.0)
+    if params.get("scale", 3.0) >= 1e3 and classes > 1:
+        # Keep each row's top two logits 20 apart: a closer tie at 1e4 is decided by float32's rounding of the
+        # logsumexp (an ulp of 1e4 is 1e-3), which every correct style may round differently.
+        top = logits.topk(2, dim=1).values
+        logits[torch.arange(n), logits.argmax(dim=1)] += (20.0 - (top[:, 0] - top[:, 1])).clamp(min=0)
+    target = torch.randint(0, classes, (n,), generator=generator)
+    pad = params.get("ignore_index", -100)
+    target[torch.rand(n, generator=generator) < params.get("ignored", 0.0)] = pad
+    if target[0] == pad:  # at least one token counts
+        target[0] = (pad + 1) % classes if 0 <= pad < classes else 0
+    dtype = DTYPES[params["dtype"]]
+    return {"logits": (logits + params.get("offset", 0.0)).to(dtype), "target": target,
+            "dloss": torch.randn((), generator=generator, dtype=torch.float64).to(dtype)}
+
+
+def describe(params, inputs):
+    keywords = "".join(f", {k}={params[k]!r}" for k in ("ignore_index", "label_smoothing") if k in params)
+    ignored = (f", some targets = ignore_index ({params.get('ignore_index', -100)})"
+               if params.get("ignored") else "")
+    size = max(abs(params.get("offset", 0.0)), params.get("scale", 3.0))
+    large = (", logits of magnitude ~1e4 (there exp(x) overflows and softmax(x) can round to 0: stay in log space, "
+             "with the row maximum subtracted before exp)") * (size >= 1e3)
+    return (f"cross_entropy(logits, target{keywords}) with {params['n']}×{params['classes']} "
+            f"{params['dtype']} logits{ignored}{large}")
