@@ -69,8 +69,8 @@ def tensors(name: str, got: torch.Tensor | None, expected: torch.Tensor, *, atol
                 f"(first at {where(first)}{value})")
     both_nan = torch.isnan(got64) & torch.isnan(expected64)
     error = (got64 - expected64).abs().nan_to_num(nan=float("inf"))
-    error[both_nan] = 0
-    allowed = atol + rtol * expected64.abs()
+    error[both_nan | (got64 == expected64)] = 0  # equal infinities included
+    allowed = atol + rtol * expected64.abs() if rtol else torch.full_like(error, atol)
     excess = error - allowed
     worst = int(excess.reshape(-1).argmax())
     if excess.reshape(-1)[worst] <= 0:

@@ -63,3 +63,11 @@ def test_each_fixture_solution_gets_its_declared_verdict_and_message(problem):
         assert verdict.verdict == expected, (path.name, verdict.tests)
         if message:
             assert any(message in test.message for test in verdict.tests), (path.name, verdict.tests)
+
+
+def test_an_infinite_truth_must_be_met_exactly_and_leaves_the_finite_tolerance_alone():
+    truth = torch.tensor([1.0, float("inf"), -float("inf")], dtype=torch.float64)
+    assert kit.check_close("scale", truth.float(), truth.float(), truth) is None
+    assert "1 of 3 values differ" in kit.check_close("scale", torch.tensor([1.0, 3.0, -float("inf")]),
+                                                     truth.float(), truth)
+    assert kit.tolerance(torch.int64, truth, truth) == 0.0
