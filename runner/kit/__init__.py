@@ -8,6 +8,7 @@ See problems/README.md, "The problem kit".
 """
 
 from .checks import chi_square, check_close, check_exact, tolerance
-from .standard import KINDS, STANDARD_KINDS, truth_by_reference
+from .standard import KINDS, STANDARD_KINDS, load_module, run_in_float64, truth_by_reference
 
-__all__ = ["KINDS", "STANDARD_KINDS", "chi_square", "check_close", "check_exact", "tolerance", "truth_by_reference"]
+__all__ = ["KINDS", "STANDARD_KINDS", "chi_square", "check_close", "check_exact", "load_module", "run_in_float64",
+           "tolerance", "truth_by_reference"]
