@@ -3,6 +3,7 @@ known-wrong solution must get the verdict (and message) its header declares."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -98,8 +99,9 @@ def own_code_lines(problem: Problem) -> dict[str, int]:
         if relative.parts[0] == "solutions" or relative.name in ("reference.py", "starter.py"):
             continue
         counted[str(relative)] = _non_blank(path)
+    named = re.compile(rf"(?<![\w-]){re.escape(problem.slug)}(?![\w-])")
     for path in sorted(KIT_DIR.glob("*.py")):
-        if problem.slug in path.read_text():
+        if named.search(path.read_text()):
             counted[f"runner/kit/{path.name}"] = _non_blank(path)
     return counted
 
