@@ -1,0 +1,26 @@
+# expect: wrong_answer
+# message: temperature 0 is greedy
+# fails-on: greedy-tie
+# Avoids the division by zero with max(temperature, 1e-5): close to greedy, but two tied maxima each get half
+# the mass, where greedy decoding takes the first of them every time.
+import torch
+
+
+def filtered(logits, temperature=1.0, top_k=0, top_p=1.0):
+    """The distribution drawn from, in vocabulary order."""
+    probs = torch.softmax(logits.float() / max(temperature, 1e-5), dim=-1)
+    if top_k > 0:
+        kth = probs.topk(min(top_k, probs.shape[-1]), dim=-1).values[:, -1:]
+        probs = torch.where(probs >= kth, probs, 0.0)
+    if top_p < 1.0:
+        ordered = probs.sort(dim=-1, descending=True).values
+        before = (ordered.cumsum(dim=-1) - ordered) / ordered.sum(dim=-1, keepdim=True)
+        smallest = torch.where(before < top_p, ordered, torch.inf).amin(dim=-1, keepdim=True)
+        probs = torch.where(probs >= smallest, probs, 0.0)
+    return probs / probs.sum(dim=-1, keepdim=True)
+
+
+def sample(logits, temperature=1.0, top_k=0, top_p=1.0, *, generator):
+    cdf = filtered(logits, temperature, top_k, top_p).double().cumsum(dim=-1)
+    u = torch.rand(len(cdf), 1, generator=generator, device=cdf.device).double()
+    return torch.searchsorted(cdf, u, right=True).clamp(max=cdf.shape[-1] - 1).squeeze(-1)

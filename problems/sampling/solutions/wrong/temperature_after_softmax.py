@@ -1,0 +1,28 @@
+# expect: wrong_answer
+# message: temperature does nothing
+# fails-on: temperature
+# Applies the temperature to the probabilities: softmax(logits) / T. The renormalisation that follows divides
+# the T back out, so every temperature samples from softmax(logits).
+import torch
+
+
+def filtered(logits, temperature=1.0, top_k=0, top_p=1.0):
+    """The distribution drawn from, in vocabulary order."""
+    if temperature == 0:
+        return torch.nn.functional.one_hot(logits.argmax(-1), logits.shape[-1]).float()
+    probs = torch.softmax(logits.float(), dim=-1) / temperature
+    if top_k > 0:
+        kth = probs.topk(min(top_k, probs.shape[-1]), dim=-1).values[:, -1:]
+        probs = torch.where(probs >= kth, probs, 0.0)
+    if top_p < 1.0:
+        ordered = probs.sort(dim=-1, descending=True).values
+        before = (ordered.cumsum(dim=-1) - ordered) / ordered.sum(dim=-1, keepdim=True)
+        smallest = torch.where(before < top_p, ordered, torch.inf).amin(dim=-1, keepdim=True)
+        probs = torch.where(probs >= smallest, probs, 0.0)
+    return probs / probs.sum(dim=-1, keepdim=True)
+
+
+def sample(logits, temperature=1.0, top_k=0, top_p=1.0, *, generator):
+    cdf = filtered(logits, temperature, top_k, top_p).double().cumsum(dim=-1)
+    u = torch.rand(len(cdf), 1, generator=generator, device=cdf.device).double()
+    return torch.searchsorted(cdf, u, right=True).clamp(max=cdf.shape[-1] - 1).squeeze(-1)

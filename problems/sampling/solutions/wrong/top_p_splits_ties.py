@@ -1,0 +1,28 @@
+# expect: wrong_answer
+# message: however the sort ordered them
+# fails-on: top-p-ties
+# The usual sorted cut: keeps the sorted positions whose preceding mass is below top_p and scatters the mask
+# back. Right without ties, but a run of equal probabilities at the boundary is cut wherever the sort put it.
+import torch
+
+
+def filtered(logits, temperature=1.0, top_k=0, top_p=1.0):
+    """The distribution drawn from, in vocabulary order."""
+    if temperature == 0:
+        return torch.nn.functional.one_hot(logits.argmax(-1), logits.shape[-1]).float()
+    probs = torch.softmax(logits.float() / temperature, dim=-1)
+    if top_k > 0:
+        kth = probs.topk(min(top_k, probs.shape[-1]), dim=-1).values[:, -1:]
+        probs = torch.where(probs >= kth, probs, 0.0)
+    if top_p < 1.0:
+        ordered, order = probs.sort(dim=-1, descending=True)
+        before = (ordered.cumsum(dim=-1) - ordered) / ordered.sum(dim=-1, keepdim=True)
+        keep = torch.zeros_like(probs, dtype=torch.bool).scatter(-1, order, before < top_p)
+        probs = torch.where(keep, probs, 0.0)
+    return probs / probs.sum(dim=-1, keepdim=True)
+
+
+def sample(logits, temperature=1.0, top_k=0, top_p=1.0, *, generator):
+    cdf = filtered(logits, temperature, top_k, top_p).double().cumsum(dim=-1)
+    u = torch.rand(len(cdf), 1, generator=generator, device=cdf.device).double()
+    return torch.searchsorted(cdf, u, right=True).clamp(max=cdf.shape[-1] - 1).squeeze(-1)
