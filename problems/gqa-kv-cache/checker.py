@@ -52,8 +52,8 @@ def check(params, inputs, got, expected):
         return "the module holds no buffers: keep the cache in buffers (register_buffer), so that .to() moves it"
     if held[0] > bound + 64:
         return (f"the module's buffers hold more than 2 * batch * n_kv_heads * max_seq * head_dim = {bound} numbers "
-                "(+ 64): cache the keys and values of the n_kv_heads heads only, and share each among its group of "
-                "query heads when attending (a cache repeated to n_heads heads is n_heads / n_kv_heads times larger)")
+                "(+ 64): cache the keys and values of the n_kv_heads heads only, shared by their query heads when "
+                "attending (repeated to n_heads heads they take g times more), and keep no mask or other tensor")
     return None
 
 
