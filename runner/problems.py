@@ -172,7 +172,9 @@ def read_expectation(source: bytes) -> tuple[str | None, str | None]:
 def judging_files(path: Path, meta: dict[str, Any]) -> list[str]:
     """The package's files that decide a verdict: the kind's, the shared modules and the mistakes' solutions."""
     own = STANDARD_KIND_FILES if meta.get("kind", "custom") in kit_standard.STANDARD_KINDS else JUDGING_FILES
-    return [*own, *meta.get("modules", []), *(mistake["solution"] for mistake in meta.get("mistakes", []))]
+    # A custom checker may build on the kit's standard one, which reads spec.py.
+    spec = ["spec.py"] if own is JUDGING_FILES and (path / "spec.py").is_file() else []
+    return [*own, *spec, *meta.get("modules", []), *(mistake["solution"] for mistake in meta.get("mistakes", []))]
 
 
 def version_of(path: Path, files: list[str]) -> str:
