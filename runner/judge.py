@@ -9,6 +9,7 @@ harnesses on the same fresh inputs. Nothing the sandbox prints or exits with is 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -30,10 +31,11 @@ from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXC
 
 MAX_SOURCE_BYTES = 256 << 10
 # What imports torch._dynamo on first use (torch.optim's first step, torch.utils.checkpoint, torch.func's
-# transforms, torch.compile): a sandbox whose code names one of these imports it before the load (about
-# 1.7 s of CPU and 35 MiB), so that no call is charged for it; every other sandbox is spared the cost.
+# transforms, torch.compile, an operation on the meta device): a sandbox whose code or tests name one of
+# these imports it before the load (about 1.7 s of CPU and 35 MiB), so that no call is charged for it; every
+# other sandbox is spared the cost.
 DYNAMO_USERS = re.compile(rb"optim|checkpoint|torch\.func|from torch import func|functorch|compile|_dynamo|"
-                          rb"torch\.export|torch\.fx|pipelining")
+                          rb"torch\.export|torch\.fx|pipelining|\bmeta\b")
 LOAD_TIMEOUT_S = 10.0
 RANK_START_S = 20.0
 Event = Callable[[dict[str, Any]], None]
@@ -132,10 +134,12 @@ def resolve_device(problem: Problem, device: str) -> str:
     return device
 
 
-def uses_dynamo(blobs: dict[str, bytes]) -> bool:
-    """Whether the code a sandbox will run names something that imports torch._dynamo (the kit's own module,
-    which never does, aside)."""
-    return any(DYNAMO_USERS.search(source) for name, source in blobs.items() if name != "module:kit")
+def uses_dynamo(blobs: dict[str, bytes], tests: list[TestSpec]) -> bool:
+    """Whether the code a sandbox will run, or the parameters of its tests (a device to make tensors on),
+    name something that imports torch._dynamo (the kit's own module, which never does, aside)."""
+    params = json.dumps([test.params for test in tests]).encode()
+    return DYNAMO_USERS.search(params) is not None or any(
+        DYNAMO_USERS.search(source) for name, source in blobs.items() if name != "module:kit")
 
 
 def precheck(source: bytes) -> str | None:
@@ -224,7 +228,7 @@ class _Run:
         # only when a test needs it (an uncached result, a timed test), which a failing run may never reach.
         self._start(need_reference=not self._cached(self.tests[0]))
         blobs = self.problem.sandbox_blobs(source)
-        if uses_dynamo(blobs):
+        if uses_dynamo(blobs, self.tests):
             self.user.warm_up_dynamo(self.device)
         self.wall_deadline = time.monotonic() + self.problem.limits.wall_s
         try:
@@ -344,7 +348,7 @@ class _Run:
     def _load_reference(self) -> None:
         self.reference.wait_ready()
         blobs = self.problem.sandbox_blobs(self.problem.source("reference.py"))
-        if uses_dynamo(blobs):
+        if uses_dynamo(blobs, self.tests):
             self.reference.warm_up_dynamo(self.device)
         answer = self.reference.load(blobs, **self._settings(reference=True))
         if answer.get("error") or answer.get("forbidden"):
