@@ -21,7 +21,7 @@ import torch
 from . import cache as reference_cache
 from . import hidden, seeds
 from .client import Harness
-from .problems import Limits, Problem, ProblemError, TestSpec, load_problem
+from .problems import KIT_SANDBOX_MODULES, Limits, Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
 from .testcase import CaseResult, forbidden_message, judge_case
@@ -136,10 +136,10 @@ def resolve_device(problem: Problem, device: str) -> str:
 
 def uses_dynamo(blobs: dict[str, bytes], tests: list[TestSpec]) -> bool:
     """Whether the code a sandbox will run, or the parameters of its tests (a device to make tensors on),
-    name something that imports torch._dynamo (the kit's own module, which never does, aside)."""
+    name something that imports torch._dynamo (the kit's own modules, which never do, aside)."""
     params = json.dumps([test.params for test in tests]).encode()
     return DYNAMO_USERS.search(params) is not None or any(
-        DYNAMO_USERS.search(source) for name, source in blobs.items() if name != "module:kit")
+        DYNAMO_USERS.search(source) for name, source in blobs.items() if name.removeprefix("module:") not in KIT_SANDBOX_MODULES)
 
 
 def precheck(source: bytes) -> str | None:

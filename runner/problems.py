@@ -23,8 +23,12 @@ JUDGING_FILES = ("problem.toml", "checker.py", "driver.py", "reference.py")
 STANDARD_KIND_FILES = ("problem.toml", "spec.py", "reference.py")
 SHOWN_FILES = ("statement.md", "starter.py", "explanation.md")
 KIT_DIR = Path(__file__).resolve().parent / "kit"
-# The kit's files decide every problem's verdicts: they are part of each version.
-KIT_FILES = ("sandbox.py", "standard.py", "checks.py")
+# The kit's files decide every problem's verdicts: they are all part of each version.
+KIT_FILES = tuple(sorted(path.name for path in KIT_DIR.glob("*.py") if path.name != "__init__.py"))
+# The kit's sandbox side, shipped to every sandbox: sandbox.py as the module `kit`, sandbox_<name>.py as
+# `kit_<name>` (a driver imports what it uses; the trusted side never trusts what they report).
+KIT_SANDBOX_MODULES = {("kit" if name == "sandbox.py" else "kit_" + name.removeprefix("sandbox_").removesuffix(".py")): name
+                       for name in KIT_FILES if name == "sandbox.py" or name.startswith("sandbox_")}
 INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen"}
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 NEEDS = ("cpu", "cuda", "any")
@@ -105,8 +109,9 @@ class Problem:
 
     def sandbox_blobs(self, solution: bytes) -> dict[str, bytes]:
         """What the sandbox receives: the solution, the driver, the kit and the modules the problem shares."""
-        blobs = {"solution": solution, "driver": self.driver_source(),
-                 "module:kit": kit_standard.SANDBOX_SOURCE.read_bytes()}
+        blobs = {"solution": solution, "driver": self.driver_source()}
+        for module, name in KIT_SANDBOX_MODULES.items():
+            blobs[f"module:{module}"] = (KIT_DIR / name).read_bytes()
         for name in self.modules:
             blobs[f"module:{Path(name).stem}"] = self.source(name)
         return blobs

@@ -31,7 +31,6 @@ KINDS = (*STANDARD_KINDS, "custom")
 # How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
 # tolerances, or this share of its distance from the truth.
 MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
-SANDBOX_SOURCE = Path(sandbox.__file__)
 
 
 def load_module(path: Path, name: str) -> ModuleType:
