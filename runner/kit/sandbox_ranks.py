@@ -1,0 +1,251 @@
+"""The kit's sandbox side for distributed problems, shipped to every sandbox as the module `kit_ranks`.
+
+A distributed driver runs on every rank beside the submission and decides nothing. `kit_ranks.observer()`
+gives it what every such driver needs: the rank's process group (several side by side when a test's params
+has `groups`), the module set up from full nn.Linear layers, the collectives each phase issues (set-up, each
+forward and backward), what the module holds once set up (every storage it keeps alive; which of the
+tensors it was given outlived the caller's references), the steps a module is judged by (forward and
+backward on each input, one SGD step, forward again), and the report of it all as one uint8 output of a
+fixed size, for runner/kit/ranks.py to read as hostile input and judge.
+
+The report, JSON:
+    phases      {phase: [[operator.overload, calls, elements, bytes]]}: the collectives the driver's thread
+                issued in the phase (at most MAX_OPERATORS operators), with the elements and bytes of each
+                call's first operand (the tensor or tensors it moves) summed over its calls
+    held        {"bytes": of every storage the module keeps, "given": the given tensors among them,
+                 "largest": [[where the module first holds it, its bytes, the given tensor it is or null]]}
+    alive       the given tensors whose storage outlived the caller's references
+    parameters  the tensors module.parameters() yields after set-up
+    refused     the type of the exception set-up raised where the test expects a refusal, or null
+
+Each observer is a closure bound when it is made (the module's constants too), and a driver makes its own
+when it loads, before the submission is imported: replacing a name here, in torch or in json afterwards
+changes nothing it calls. A submission that walks the garbage collector (or the dispatch mode stack) can
+still reach it; the judge is for practice, not proctoring (docs/judge.md).
+"""
+
+import gc
+import json
+import types
+import weakref
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode, is_traceable_wrapper_subclass
+
+# Where collectives live, however they are issued: torch.distributed, the process-group object, the
+# functional collectives, their autograd variants, DTensor's own.
+NAMESPACES = ("c10d", "_c10d_functional", "_c10d_functional_autograd", "_dtensor")
+# Fewer than ten operators of those namespaces move no data, so a phase that reaches the cap is seen issuing
+# operators it was not allowed.
+MAX_OPERATORS = 16
+LARGEST = 8
+# Room for the longest report: a dozen phases of MAX_OPERATORS operators each, and LARGEST holders' names.
+REPORT_BYTES = 1 << 15
+
+
+def observer():
+    """A namespace of the helpers below, bound now (call it when the driver loads)."""
+    storage_of, storage_bytes, storage_address = (torch.Tensor.untyped_storage, torch.UntypedStorage.nbytes,
+                                                  torch.UntypedStorage.data_ptr)
+    clone, detach, requires_grad_ = torch.Tensor.clone, torch.Tensor.detach, torch.Tensor.requires_grad_
+    numel, element_size = torch.Tensor.numel, torch.Tensor.element_size
+    add_, copy_, no_grad, frombuffer, uint8 = (torch.Tensor.add_, torch.Tensor.copy_, torch.no_grad, torch.frombuffer,
+                                               torch.uint8)
+    named_modules, module_parameters, Linear = nn.Module.named_modules, nn.Module.parameters, nn.Linear
+    collect, weak, dumps, new_group = gc.collect, weakref.ref, json.dumps, dist.new_group
+    flatten, Tensor = is_traceable_wrapper_subclass, torch.Tensor
+    namespaces, max_operators, largest_kept, report_bytes = NAMESPACES, MAX_OPERATORS, LARGEST, REPORT_BYTES
+
+    class Collectives(TorchDispatchMode):
+        """The collectives this thread issues while active: {operator: [calls, elements, bytes]}."""
+
+        def __init__(self):
+            super().__init__()
+            self.seen = {}
+
+        @classmethod
+        def _should_skip_dynamo(cls):
+            # torch would wrap __torch_dispatch__ in a dynamo guard, importing torch._dynamo on first use.
+            return False
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = func._schema.name
+            if name.split("::", 1)[0] in namespaces:
+                operator = f"{name}.{func._overloadname}"[:60]
+                if operator in self.seen or len(self.seen) < max_operators:
+                    operands = args if args else tuple((kwargs or {}).values())
+                    moved = size(operands[0] if operands else None)
+                    calls, elements, nbytes = self.seen.get(operator, (0, 0, 0))
+                    self.seen[operator] = (calls + 1, elements + moved[0], nbytes + moved[1])
+            return func(*args, **(kwargs or {}))
+
+    def size(value):
+        if isinstance(value, Tensor):
+            return numel(value), numel(value) * element_size(value)
+        if isinstance(value, (list, tuple)):
+            sizes = [size(item) for item in value]
+            return sum(s[0] for s in sizes), sum(s[1] for s in sizes)
+        return 0, 0
+
+    def report():
+        """An empty report, filled by the helpers below."""
+        return {"phases": {}}
+
+    def during(observed, phase, function, *args):
+        """function(*args), recording in observed the collectives it issued on this thread as `phase`."""
+        watch = Collectives()
+        with watch:
+            result = function(*args)
+        observed["phases"][phase] = [[operator, *counts] for operator, counts in watch.seen.items()]
+        return result
+
+    def group(params, ctx):
+        """(the group to pass, None for the default one; the index of this rank's group in params["groups"],
+        0 without groups; the group's size)."""
+        if "groups" not in params:
+            return None, 0, ctx.world_size
+        # new_group is collective over the whole world: every rank creates every group, in the same order.
+        made = [new_group(ranks) for ranks in params["groups"]]
+        index = next(i for i, ranks in enumerate(params["groups"]) if ctx.rank in ranks)
+        return made[index], index, len(params["groups"][index])
+
+    def refusal(observed, build, error):
+        """build() where the test expects it to raise error: records whether it did; re-raises anything else."""
+        try:
+            build()
+        except error:
+            observed["refused"] = error.__name__
+            return
+        observed["refused"] = None
+
+    def set_up(observed, build, inputs, layers, load):
+        """The module build() makes, after module.<load>(*the full layers), recorded as the phase setup, with
+        what the module holds once the caller has dropped the layers. Each layer is an nn.Linear(*layers[name])
+        with its weight and bias copied from inputs["<name>.weight"] and inputs["<name>.bias"]."""
+        module, passed = during(observed, "setup", loaded, build, inputs, layers, load)
+        holdings(observed, module, passed)
+        return module
+
+    def loaded(build, inputs, layers, load):
+        full = {name: Linear(*features) for name, features in layers.items()}
+        tensors = {f"{name}.{part}": layer._parameters[part] for name, layer in full.items()
+                   for part in ("weight", "bias")}
+        with no_grad():
+            for name, tensor in tensors.items():
+                copy_(tensor, inputs[name])
+        module = build()
+        getattr(module, load)(*full.values())
+        # The layers go when this returns, as a caller would drop them; only weak references are kept.
+        return module, given(tensors)
+
+    def given(tensors):
+        """What holdings() needs to know of tensors passed to set-up: a weak reference to each one's storage."""
+        return {name: (weak(storage_of(tensor)), storage_address(storage_of(tensor)))
+                for name, tensor in tensors.items()}
+
+    def holdings(observed, module, passed):
+        """Records what module holds; call it once the caller has dropped the tensors given() saw."""
+        held = held_storages(module)
+        collect()
+        alive = {address: name for name, (storage, address) in passed.items() if storage() is not None}
+        largest = sorted(held.items(), key=lambda item: -item[1][1])[:largest_kept]
+        observed["held"] = {"bytes": sum(size for _, size in held.values()),
+                            "given": sorted(alive[address] for address in held if address in alive),
+                            "largest": [[holder[:80], size, alive.get(address)]
+                                        for address, (holder, size) in largest]}
+        observed["alive"] = sorted(alive.values())
+
+    def held_storages(module):
+        """{storage address: (where the module first holds it, its bytes)} over parameters, buffers and tensor
+        attributes of every submodule, looking into lists, tuples, dicts and tensor subclasses (a DTensor's
+        local shard)."""
+        found = {}
+
+        def visit(name, value, depth):
+            if flatten(value) and depth < 4:
+                for inner in type(value).__tensor_flatten__(value)[0]:
+                    visit(f"{name}.{inner}", getattr(value, inner), depth + 1)
+            elif isinstance(value, Tensor):
+                storage = storage_of(value)
+                found.setdefault(storage_address(storage), (name, storage_bytes(storage)))
+            elif isinstance(value, (list, tuple)) and depth < 4:
+                for position, item in enumerate(value):
+                    visit(f"{name}[{position}]", item, depth + 1)
+            elif isinstance(value, dict) and depth < 4:
+                for key, item in value.items():
+                    visit(f"{name}[{key!r}]", item, depth + 1)
+
+        for prefix, submodule in named_modules(module):
+            dotted = f"{prefix}." if prefix else ""
+            for name, tensor in (*submodule._parameters.items(), *submodule._buffers.items()):
+                visit(dotted + name, tensor, 0)
+            for name, value in vars(submodule).items():
+                if name not in ("_parameters", "_buffers", "_modules"):
+                    visit(dotted + name, value, 0)
+        return found
+
+    def parameters(observed, module):
+        """module.parameters() as an optimiser built now would hold them, counted in observed."""
+        found = list(module_parameters(module))
+        observed["parameters"] = len(found)
+        return found
+
+    def sgd_step(found, learning_rate):
+        """torch.optim.SGD's step without momentum, written out: building an optimiser imports torch._dynamo
+        on first use, over a second of CPU time in every rank process, charged to the submission's first test."""
+        with no_grad():
+            for parameter in found:
+                if parameter.grad is not None:
+                    add_(parameter, parameter.grad, alpha=-learning_rate)
+
+    def steps(observed, module, inputs, prefix, calls, with_grad, learning_rate, ctx):
+        """The judged steps of a module set up on this rank: for each call i, forward on a copy of
+        inputs[prefix + "x<i>"] (requiring grad when with_grad) and backward of the output weighted by
+        inputs[prefix + "grad<i>"], recorded as the phases forward<i> and backward<i>; then one SGD step of the
+        parameters taken before the first call, and forward under no_grad on inputs[prefix + "x_after_step"]
+        (forward_after_step). Outputs out<i>, x.after<i>, x.grad<i> (with_grad) and out_after_step."""
+        found, outputs = parameters(observed, module), {}
+        for call in range(calls):
+            given = inputs[f"{prefix}x{call}"]
+            x = requires_grad_(clone(given), with_grad)
+            out = checked(during(observed, f"forward{call}", module, x), given, ctx, True)
+            during(observed, f"backward{call}", (out * inputs[f"{prefix}grad{call}"]).sum().backward)
+            outputs[f"out{call}"], outputs[f"x.after{call}"] = plain(out), plain(x)
+            if with_grad and x.grad is None:
+                raise ctx.WrongAnswer(f"x of shape {tuple(x.shape)}: x.grad is None after backward; the output is "
+                                      "not connected to x")
+            if with_grad:
+                outputs[f"x.grad{call}"] = plain(x.grad)
+        sgd_step(found, learning_rate)
+        given = inputs[f"{prefix}x_after_step"]
+        with no_grad():
+            out = checked(during(observed, "forward_after_step", module, given), given, ctx, False)
+        return {**outputs, "out_after_step": plain(out)}
+
+    def checked(out, given, ctx, connected):
+        """out, when forward returned a tensor of the input's shape (connected to autograd if asked)."""
+        if not isinstance(out, Tensor):
+            raise ctx.WrongAnswer(f"forward returned {type(out).__name__}, not a torch.Tensor")
+        if out.shape != given.shape:
+            raise ctx.WrongAnswer(f"forward mapped x of shape {tuple(given.shape)} to shape {tuple(out.shape)}; "
+                                  "the full output has the input's shape")
+        if connected and not out.requires_grad:
+            raise ctx.WrongAnswer(f"x of shape {tuple(given.shape)}: the output does not require grad; it must be "
+                                  "differentiable with respect to x and to the module's parameters")
+        return out
+
+    def plain(tensor):
+        # A copy: an output of the functional collectives (DTensor's) is a lazily waited subclass, and a
+        # clone of it is the plain tensor the harness sends.
+        return clone(detach(tensor))
+
+    def encoded(observed):
+        """The report as JSON, padded with spaces to a size every run shares, as the reference's outputs must."""
+        text = dumps(observed).encode()[:report_bytes]
+        return frombuffer(bytearray(text + b" " * (report_bytes - len(text))), dtype=uint8)
+
+    return types.SimpleNamespace(report=report, during=during, group=group, refusal=refusal, set_up=set_up,
+                                 given=given, holdings=holdings, parameters=parameters, sgd_step=sgd_step, steps=steps,
+                                 plain=plain, encoded=encoded)
