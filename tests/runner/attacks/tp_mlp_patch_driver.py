@@ -3,10 +3,10 @@
 # problem: tp-mlp
 # tests: all
 # Keeps the full fc1 and fc2 on every rank, and at import patches everything by name that judged what a module
-# holds: the driver's check_holdings and held_storages (through sys.modules and an import), the storage
-# sizes torch reports, and the JSON the report is written in. When the driver decided the bytes rule itself,
-# the first patch alone was accepted. The driver now only reports, with functions it bound before this file
-# was imported, and the checker on the trusted side decides.
+# holds: the driver's check_holdings and held_storages and the kit's observer of holdings (through sys.modules
+# and an import), the storage sizes torch reports, and the JSON the report is written in. When the driver
+# decided the bytes rule itself, the first patch alone was accepted. The driver now only reports, through the
+# observer kit_ranks bound for it before this file was imported, and the checker on the trusted side decides.
 import json
 import sys
 
@@ -16,17 +16,40 @@ import torch.nn.functional as F
 from torch import nn
 
 
-def _patch_driver(driver):
-    driver.check_holdings = lambda *args, **kwargs: None
-    driver.held_storages = lambda module: {}
+def _empty_holdings(observed, module, passed):
+    observed.update(held={"bytes": 0, "given": [], "largest": []}, alive=[])
 
 
-for _name in ("judge_driver", "driver"):
+def _blind(observer):
+    """An observer that reports an empty module after set-up, for a driver that makes one after this import."""
+    def blinded():
+        ranks = observer()
+        set_up = ranks.set_up
+
+        def set_up_blindly(observed, *args):
+            module = set_up(observed, *args)
+            _empty_holdings(observed, module, {})
+            return module
+
+        ranks.set_up, ranks.holdings = set_up_blindly, _empty_holdings
+        return ranks
+    return blinded
+
+
+def _patch(module):
+    module.check_holdings = lambda *args, **kwargs: None
+    module.held_storages = lambda module: {}
+    module.holdings = _empty_holdings
+    if hasattr(module, "observer"):
+        module.observer = _blind(module.observer)
+
+
+for _name in ("judge_driver", "driver", "kit_ranks"):
     if _name in sys.modules:
-        _patch_driver(sys.modules[_name])
+        _patch(sys.modules[_name])
     else:
         try:
-            _patch_driver(__import__(_name))
+            _patch(__import__(_name))
         except ImportError:
             pass
 torch.UntypedStorage.nbytes = lambda self: 0
@@ -35,7 +58,7 @@ _dumps = json.dumps
 
 def _small_report(value, *args, **kwargs):
     if isinstance(value, dict) and "held" in value:
-        value = {**value, "held": {"bytes": 0, "full": [], "largest": []}, "alive": []}
+        value = {**value, "held": {"bytes": 0, "given": [], "largest": []}, "alive": []}
     return _dumps(value, *args, **kwargs)
 
 
