@@ -5,14 +5,14 @@ A problem declares in problem.toml's `[ranks]` what its own code would otherwise
 words of the problem's own too, such as its classic mistakes):
 
     setup = "load_full"                       # what the set-up call is named in messages
-    divides = "d_hidden"                      # a param the group's size must divide, else set-up must refuse:
-    refused = "ValueError"                    #   with this exception,
-    refusal = "... {size} ... {remainder}"    #   and these words when it does not (the test's params filled in)
+    divides = "d_hidden"                      # optional: a param the group's size must divide; where it does not,
+    refused = "ValueError"                    #   set-up must raise this,
+    refusal = "... {size} ... {remainder}"    #   or fail in these words (the test's params filled in)
     only = "..."                              # why the allowed collectives are the only ones
     step = "after one SGD step (lr=0.1)"      # the optimiser step, in messages
     after_step = "..."                        # why outputs that agreed before the step differ after it
     relative_tolerance = 1e-5                 # of each tensor's largest magnitude
-    [ranks.holdings]                          # the bytes rule: the given tensors a rank holds a share of
+    [ranks.holdings]                          # optional, the bytes rule: the given tensors a rank holds a share of
     split = ["fc1.weight"]                    #   a 1/world share of each
     whole = ["fc2.bias"]                      #   all of each
     share = "its 1/{world} share of ..."      #   in words; {world} and the test's params are filled in
@@ -272,10 +272,15 @@ def holdings_message(report: Report, declared: dict[str, Any], params: dict, inp
         return (f"after {setup} returned and the caller dropped what it passed, the module still keeps the storage "
                 f"of {', '.join(report.alive)}{holders}: it aliases the caller's tensors, so changing them would "
                 "change this module; copy what it needs")
-    if not report.parameters:
-        return ("the module has no parameters; its trainable values must be nn.Parameters, so that an optimiser "
-                "built from module.parameters() can train them")
     return None
+
+
+def parameters_message(report: Report) -> str | None:
+    """Why the module an optimiser is built from after set-up could not be trained, or None."""
+    if report.parameters:
+        return None
+    return ("the module has no parameters; its trainable values must be nn.Parameters, so that an optimiser built "
+            "from module.parameters() can train them")
 
 
 def close(what: str, got: torch.Tensor | None, truth: torch.Tensor, relative: float, dtype: torch.dtype) -> str | None:
@@ -354,11 +359,12 @@ def _check_call(params, inputs, got, phases, group, rank, prefix, call, truth, d
 
 def check_setup(reports: dict[int, Report], params: dict, inputs: dict, group: list[int],
                 declared: dict[str, Any]) -> str | None:
-    """The holdings and the set-up's collectives of every rank of group, or None."""
+    """The holdings (when declared), the parameters and the set-up's collectives of every rank of group, or None."""
     setup = declared.get("setup", "set-up")
     for rank in group:
-        message = holdings_message(reports[rank], declared, params, inputs, len(group)) or collectives_message(
-            f"{setup}", declared["phases"].get("setup", {}), reports[rank].phases["setup"], {}, declared["only"])
+        held = holdings_message(reports[rank], declared, params, inputs, len(group)) if "holdings" in declared else None
+        message = held or parameters_message(reports[rank]) or collectives_message(
+            setup, declared["phases"].get("setup", {}), reports[rank].phases["setup"], {}, declared["only"])
         if message:
             return f"{place(params, group, rank, f'after {setup}')}: {message}"
     return None
@@ -406,10 +412,10 @@ def check_module(params: dict, inputs: dict, got: dict, declared: dict[str, Any]
     declared["divides"] names a param the group's size does not divide) the refusal declared["refusal"]
     words, else check_setup and check_steps against truth(index) with diagnose(index, group)."""
     calls, size = range(len(params["leading"])), len(groups(params)[0])
-    refusal = params[declared["divides"]] % size != 0
+    refusal = "divides" in declared and params[declared["divides"]] % size != 0
     phases = set() if refusal else {"setup", "forward_after_step",
                                     *(f"{kind}{call}" for call in calls for kind in ("forward", "backward"))}
-    rule = declared["holdings"]
+    rule = declared.get("holdings", {"split": [], "whole": []})
     reports = read_reports(got, params, phases=phases, given={*rule["split"], *rule["whole"]}, refusal=refusal)
     if isinstance(reports, str):
         return reports

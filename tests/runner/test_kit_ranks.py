@@ -153,7 +153,8 @@ def test_a_given_tensor_held_within_the_share_is_still_an_alias_of_the_callers()
 
 
 def test_a_module_without_parameters_cannot_be_trained():
-    assert "no parameters" in holdings(honest(parameters=0))
+    assert "no parameters" in ranks.parameters_message(read(honest(parameters=0)))
+    assert ranks.parameters_message(read(honest())) is None
 
 
 def test_a_forged_report_cannot_pass_wrong_values():
