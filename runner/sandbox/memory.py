@@ -25,6 +25,12 @@ from .procs import ProcView
 TMPFS_INODE_BYTES = 4 << 10
 SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6")
 TCP_LISTEN = b"0A"
+# Reading /proc/<pid>/net/tcp walks the kernel's whole established-connection hash table, whichever namespace
+# asks (262,144 buckets on a 24 GiB machine: 4.5 ms a read, 9 ms a look for tcp and tcp6, so at one look per
+# 20 ms about 45 % of a core per sandbox watched). sockstat counts a namespace's sockets per protocol at once
+# (0.07 ms for both files), so a table is read only when its protocol has a socket there.
+SOCKET_COUNTS = {"tcp": ("sockstat", b"TCP:"), "udp": ("sockstat", b"UDP:"),
+                 "tcp6": ("sockstat6", b"TCP6:"), "udp6": ("sockstat6", b"UDP6:")}
 
 
 class MemoryMounts:
@@ -78,7 +84,10 @@ def _tmpfs_mount_points(mountinfo: bytes) -> list[str]:
 def socket_queue_bytes(view: ProcView) -> int:
     """Bytes queued in the TCP and UDP sockets of the network namespace of the view's pid 1."""
     total = 0
+    counts = {name: view.read(f"1/net/{name}") for name in ("sockstat", "sockstat6")}
     for table in SOCKET_TABLES:
+        if _sockets_in_use(counts, table) == 0:
+            continue
         for line in (view.read(f"1/net/{table}") or b"").splitlines()[1:]:
             fields = line.split()
             # A listening socket's queue fields count connections waiting to be accepted, not bytes; each
@@ -91,3 +100,17 @@ def socket_queue_bytes(view: ProcView) -> int:
             except ValueError:
                 continue
     return total
+
+
+def _sockets_in_use(counts: dict[str, bytes | None], table: str) -> int | None:
+    """How many sockets of table's protocol the namespace has, from its sockstat line ("TCP: inuse 3 ..."); None
+    when the file or the figure cannot be read, so that the table is read after all."""
+    name, label = SOCKET_COUNTS[table]
+    for line in (counts[name] or b"").splitlines():
+        fields = line.split()
+        if fields[:1] == [label] and b"inuse" in fields[:-1]:
+            try:
+                return int(fields[fields.index(b"inuse") + 1])
+            except ValueError:
+                return None
+    return None
