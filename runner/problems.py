@@ -29,7 +29,10 @@ KIT_FILES = tuple(sorted(path.name for path in KIT_DIR.glob("*.py") if path.name
 # `kit_<name>` (a driver imports what it uses; the trusted side never trusts what they report).
 KIT_SANDBOX_MODULES = {("kit" if name == "sandbox.py" else "kit_" + name.removeprefix("sandbox_").removesuffix(".py")): name
                        for name in KIT_FILES if name == "sandbox.py" or name.startswith("sandbox_")}
-INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen"}
+INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen", "reach"}
+REACH_KEYS = {"output", "input", "dim", "up_to", "sees", "misses"}
+# A [[mistakes]] entry without a solution file names a function of spec.py, its keywords and the params it fits.
+SPEC_MISTAKE_KEYS = {"spec", "says", "with", "when"}
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 NEEDS = ("cpu", "cuda", "any")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -179,7 +182,8 @@ def judging_files(path: Path, meta: dict[str, Any]) -> list[str]:
     own = STANDARD_KIND_FILES if meta.get("kind", "custom") in kit_standard.STANDARD_KINDS else JUDGING_FILES
     # A custom checker may build on the kit's standard one, which reads spec.py.
     spec = ["spec.py"] if own is JUDGING_FILES and (path / "spec.py").is_file() else []
-    return [*own, *spec, *meta.get("modules", []), *(mistake["solution"] for mistake in meta.get("mistakes", []))]
+    solutions = [mistake["solution"] for mistake in meta.get("mistakes", []) if "solution" in mistake]
+    return [*own, *spec, *meta.get("modules", []), *solutions]
 
 
 def version_of(path: Path, files: list[str]) -> str:
@@ -243,11 +247,17 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
     unknown = set(interface) - INTERFACE_KEYS
     if unknown:
         raise ValueError(f"[interface] has no {', '.join(sorted(unknown))} (it knows {', '.join(sorted(INTERFACE_KEYS))})")
+    reach = interface.get("reach", {})
+    if not isinstance(reach, dict) or not set(reach) <= REACH_KEYS or (reach and REACH_KEYS - {"output"} - set(reach)):
+        raise ValueError(f"[interface.reach] sets {', '.join(sorted(REACH_KEYS))} (output is optional)")
     if not set(meta.get("tolerance", {})) <= {"reference_multiple", "rounding_units", "scale_by"}:
         raise ValueError("[tolerance] sets reference_multiple, rounding_units and scale_by")
     mistakes = list(meta.get("mistakes", []))
-    if not all(isinstance(m, dict) and set(m) == {"solution", "says"} for m in mistakes):
-        raise ValueError("each [[mistakes]] has a `solution` (a path in the package) and what it `says`")
+    spec_only = [m for m in mistakes if not (isinstance(m, dict) and set(m) == {"solution", "says"})]
+    if not all(isinstance(m, dict) and {"spec", "says"} <= set(m) <= SPEC_MISTAKE_KEYS
+               for m in spec_only):
+        raise ValueError("each [[mistakes]] has what it `says` and a `solution` (a path in the package), or a `spec` "
+                         "function with optional `with` (its keywords) and `when` (the params it applies to)")
     return Problem(
         slug=slug, path=path, title=meta["title"], difficulty=meta["difficulty"], tags=list(meta.get("tags", [])),
         needs=meta.get("needs", "any"), world_size=int(meta.get("world_size", 1)),

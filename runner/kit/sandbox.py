@@ -16,6 +16,9 @@ Outputs of a standard driver, besides the interface's own outputs (by their name
                             last row (1 when the class built an nn.Module, learnable parameters besides them)
     module.others           module kind, uint8: those other parameters' names, UTF-8, joined by commas
     build <i>               module kind, tests with `builds`: the class built at another size (run_module)
+    <output>.reach          with [interface.reach] and cotangents: which input positions each output position
+                            depends on (_reach)
+A test with `calls` makes one call per entry and names call i's inputs and outputs `<i>/<name>` (each_call).
 An output the call could not produce is left out, and the checker says why. A test whose params list input
 names under `transposed` passes each as x.transpose(0, -1); its gradient is reported in the stored layout.
 """
@@ -57,9 +60,9 @@ def _bound():
 
 
 _read, _storage = _bound()
-_is_tensor, _is_module, _int64, _tensor, _grad = (
+_is_tensor, _is_module, _int64, _tensor, _grad, _grad_enabled = (
     lambda value: isinstance(value, torch.Tensor), lambda value: isinstance(value, torch.nn.Module), torch.int64,
-    torch.tensor, torch.autograd.grad)
+    torch.tensor, torch.autograd.grad, torch.set_grad_enabled)
 
 
 def parameter_reader():
@@ -103,11 +106,38 @@ def _differentiable(tensor):
 
 
 def run_function(solution, params, inputs, ctx, interface):
-    """The function kind: call the entry point, then, when the test holds cotangents, again on leaves."""
-    def call(arguments):
+    """The function kind: call the entry point, then, when the test holds cotangents, again on leaves; a test
+    with `calls` calls it once per entry (see each_call)."""
+    def call(arguments, params):
         return getattr(solution, interface["call"])(*[arguments[name] for name in interface.get("args", [])],
                                                    **_keywords(params, interface.get("kwargs", [])))
-    return _run(call, {}, params, inputs, ctx, interface)
+    return each_call(lambda params, inputs: _run(call, {}, params, inputs, ctx, interface), params, inputs,
+                     interface)
+
+
+def each_call(one, params, inputs, interface):
+    """one(params, inputs) for the test, or for each entry of its `calls`: that call's params are the test's
+    with the entry's over them, its inputs the shared `module.` ones and those named `<i>/<name>` (i from 0),
+    and its outputs come back under `<i>/<name>`. A call that raises after others says which ran before."""
+    if "calls" not in params:
+        return one(params, inputs)
+    shared = {name: tensor for name, tensor in inputs.items() if name.startswith(MODULE_PREFIX)}
+    base = {name: value for name, value in params.items() if name != "calls"}
+    outputs, before = {}, []
+    for index, entry in enumerate(params["calls"]):
+        prefix = f"{index}/"
+        own = {name[len(prefix):]: tensor for name, tensor in inputs.items() if name.startswith(prefix)}
+        try:
+            produced = one({**base, **entry}, {**shared, **own})
+        except Exception as error:
+            if before:
+                error.add_note(f"Call {index + 1} of this test raised; the calls before it ran on "
+                               f"{'; '.join(before)}, on the same {interface['call']}.")
+            raise
+        outputs.update({prefix + name: tensor for name, tensor in produced.items()})
+        before.append(", ".join(f"{name} of shape {tuple(own[name].shape)}" for name in interface.get("args", [])
+                                if name in own) or repr(entry))
+    return outputs
 
 
 MAX_NAMES_BYTES = 1000
@@ -164,10 +194,11 @@ def run_module(solution, params, inputs, ctx, interface):
             tensors[name].copy_(inputs[MODULE_PREFIX + name])
     learnable = {name: tensors[name] for name in expected if found[name][1]}
 
-    def call(arguments):
+    def call(arguments, params):
         return model(*[arguments[name] for name in interface.get("args", [])],
                      **_keywords(params, interface.get("kwargs", [])))
-    outputs = _run(call, learnable, params, inputs, ctx, interface)
+    outputs = each_call(lambda params, inputs: _run(call, learnable, params, inputs, ctx, interface), params,
+                        inputs, interface)
     # Read again once forward has run: a parameter made on the first call (a lazy module) counts too.
     return {**outputs, **report, **_module_report(rows, _read(model), expected, ctx.device)}
 
@@ -191,17 +222,19 @@ def _transposed(arguments, params):
 def _run(call, parameters, params, inputs, ctx, interface):
     names = interface.get("outputs", ["y"])
     given = [inputs[name] for name in interface.get("args", [])]
-    first = _named(call(_transposed(inputs, params)), names)
+    cotangents = {name: inputs["d" + name] for name in names if "d" + name in inputs}
+    # With cotangents the second call, on leaves, is the one differentiated: the first builds no graph to hold.
+    with _grad_enabled(not cotangents):
+        first = _named(call(_transposed(inputs, params), params), names)
     outputs = {}
     for name, value in first.items():
         if value is not None:
             outputs[name] = value.detach().clone()
             outputs[f"{name}.aliases"] = _flag(aliases(value, *given, *parameters.values()), ctx.device)
-    cotangents = {name: inputs["d" + name] for name in names if "d" + name in inputs}
     if not cotangents:
         return outputs
     leaves = {name: leaf(inputs[name]) for name in interface.get("grad", []) if _differentiable(inputs[name])}
-    second = _named(call(_transposed({**inputs, **leaves}, params)), names)
+    second = _named(call(_transposed({**inputs, **leaves}, params), params), names)
     connected = [name for name in cotangents if second[name] is not None and second[name].requires_grad
                  and second[name].shape == cotangents[name].shape]
     for name in cotangents:
@@ -212,7 +245,30 @@ def _run(call, parameters, params, inputs, ctx, interface):
     grads = _grad([second[name] for name in connected], list(wrt.values()),
                   [cotangents[name] for name in connected], allow_unused=True)
     outputs.update({f"{name}.grad": grad for name, grad in zip(wrt, grads) if grad is not None})
+    reach = interface.get("reach")
+    if reach and reach.get("output", names[0]) in connected:
+        outputs.update(_reach(call, params, {**inputs, **leaves}, names, reach))
     return outputs
+
+
+def _reach(call, params, inputs, names, reach):
+    """`<output>.reach` (n_out, n_in) where the output and the input have n_out and n_in positions along
+    reach's dim, up to `up_to`: entry (t, s) is the largest |d(output_t · d<output>_t) / d input_s|, which
+    positions of the input each position of the output depends on, one backward per output position."""
+    out, dim = reach.get("output", names[0]), reach["dim"]
+    dy = inputs["d" + out]
+    if max(dy.size(dim), inputs[reach["input"]].size(dim)) > reach["up_to"]:
+        return {}
+    rows = []
+    for position in range(dy.size(dim)):
+        fresh = leaf(inputs[reach["input"]])
+        y = _named(call(_transposed({**inputs, reach["input"]: fresh}, params), params), names)[out]
+        if y is None or not y.requires_grad or y.shape != dy.shape:
+            return {}
+        (grad,) = _grad(y.select(dim, position), fresh, dy.select(dim, position), allow_unused=True)
+        grad = torch.zeros_like(fresh) if grad is None else grad
+        rows.append(grad.abs().movedim(dim, 0).reshape(grad.size(dim), -1).amax(1))
+    return {f"{out}.reach": torch.stack(rows)}
 
 
 def run_standard(kind, interface, solution, params, inputs, ctx):
@@ -237,4 +293,4 @@ def _seal(namespace):
 _seal(globals())
 
 
-__all__ = ["aliases", "leaf", "parameter_reader", "run_function", "run_module", "run_standard"]
+__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -28,6 +29,11 @@ from . import checks, sandbox
 
 STANDARD_KINDS = ("function", "module")
 KINDS = (*STANDARD_KINDS, "custom")
+# A name of one call's input or output in a test with `calls`.
+CALL_NAME = re.compile(r"\d+/")
+# An input position counts as reached by an output position when its gradient is above this share of the
+# largest: a -inf mask gives exactly 0, a finite one such as -1e4 far less.
+REACH_SHARE = 1e-6
 # How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
 # tolerances, or this share of its distance from the truth.
 MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
@@ -81,7 +87,8 @@ class StandardChecker:
         self.spec = load_module(path / "spec.py", f"{prefix}_spec")
         self.reference = load_module(path / "reference.py", f"{prefix}_reference")
         self.mistakes = [(load_module(path / m["solution"], f"{prefix}_mistake_{i}"), m["says"])
-                         for i, m in enumerate(mistakes)]
+                         for i, m in enumerate(mistakes) if "solution" in m]
+        self.spec_mistakes = [m for m in mistakes if "spec" in m]
         self.outputs = list(interface.get("outputs", ["y"]))
         if hasattr(self.spec, "memory_limit"):
             self.memory_limit = self.spec.memory_limit
@@ -92,7 +99,31 @@ class StandardChecker:
         return {**self.allowance, "magnitude": max([1.0, *scaled])}
 
     def inputs(self, params: dict, generator: torch.Generator) -> dict[str, torch.Tensor]:
-        return self.spec.inputs(params, generator)
+        """spec.inputs of the test, or of each of its `calls` (named `<i>/<name>` for call i; the `module.`
+        inputs, the one instance's tensors, are the first call's)."""
+        if "calls" not in params:
+            return self.spec.inputs(params, generator)
+        drawn = {}
+        for index, (call, _) in enumerate(self.each_call(params, {})):
+            for name, tensor in self.spec.inputs(call, generator).items():
+                shared = name.startswith(sandbox.MODULE_PREFIX)
+                if not (shared and index):
+                    drawn[name if shared else f"{index}/{name}"] = tensor
+        return drawn
+
+    @staticmethod
+    def each_call(params: dict, *named: dict[str, torch.Tensor]):
+        """(params, *named) of each call of a test (see sandbox.each_call): every dictionary of tensors cut to
+        the call's own entries, without their prefix, and the shared ones (the module's tensors and reports)."""
+        if "calls" not in params:
+            yield params, *named
+            return
+        base = {name: value for name, value in params.items() if name != "calls"}
+        for index, entry in enumerate(params["calls"]):
+            prefix = f"{index}/"
+            yield {**base, **entry}, *({name.removeprefix(prefix): tensor for name, tensor in tensors.items()
+                                        if name.startswith(prefix) or not CALL_NAME.match(name)}
+                                       for tensors in named)
 
     def _run(self, solution, params, inputs):
         return run_in_float64(lambda *a: sandbox.run_standard(self.kind, self.interface, *a), solution, params, inputs)
@@ -116,11 +147,32 @@ class StandardChecker:
 
     def check(self, params: dict, inputs: dict[str, torch.Tensor], got: dict[str, torch.Tensor],
               expected: dict[str, torch.Tensor]) -> str | None:
-        call = self.describe(params, inputs)
-        problem = (self.module_problem(params, inputs, got, expected) if self.kind == "module" else None) \
-            or self.output_problem(got, expected)
+        calls = list(self.each_call(params, inputs, got, expected))
+        problem = self.module_problem(params, inputs, got, expected) if self.kind == "module" else None
         if problem:
-            return f"{call}: {problem}"
+            return f"{self.describe(*calls[0][:2])}: {problem}"
+        for index, call in enumerate(calls):
+            message = self.check_call(*call)
+            if message:
+                return f"{self.describe(*call[:2])}{self.history(calls, index)}: {message}"
+        return None
+
+    def history(self, calls, index) -> str:
+        """Which call of several failed, and, on one module instance, what it ran on before."""
+        if len(calls) == 1:
+            return ""
+        if self.kind != "module":
+            return f" (call {index + 1} of {len(calls)})"
+        args = self.interface.get("args", [])
+        before = "; ".join(", ".join(f"{name} of shape {tuple(inputs[name].shape)}" for name in args)
+                           for _, inputs, *_ in calls[:index])
+        return f", call {index + 1} of one instance" + (f" (it ran on {before} before)" if index else "")
+
+    def check_call(self, params, inputs, got, expected) -> str | None:
+        """What is wrong with one call's outputs, or None."""
+        problem = self.output_problem(got, expected)
+        if problem:
+            return problem
         truth = self.truth(params, inputs)
         judged = [name for name in self.outputs if name in expected] + [name for name in expected if name.endswith(".grad")]
         for name in judged:
@@ -130,10 +182,9 @@ class StandardChecker:
                 message = checks.check_close(name, got[name], expected[name], truth[name],
                                              **self.allowance_for(inputs))
             if message:
-                return f"{call}: {message}.{self.diagnosis(name, params, inputs, got[name], expected[name], truth)}"
+                return f"{message}.{self.diagnosis(name, params, inputs, got, expected[name], truth)}"
         own = getattr(self.spec, "check", None)
-        message = own(params, inputs, got, truth) if own else None
-        return f"{call}: {message}" if message else None
+        return own(params, inputs, got, truth) if own else None
 
     def output_problem(self, got, expected) -> str | None:
         """What is wrong with the outputs before their values, in the words of the classic mistake."""
@@ -151,8 +202,8 @@ class StandardChecker:
                 return "the driver's report is missing or malformed (was the driver changed?)"
             if aliased:
                 return f"{name} is one of the inputs (or a view of its storage); the call must return a new tensor"
-        grads = [name for name in expected if name.endswith(".grad")]
-        if not grads:
+        reported = [name for name in expected if name.endswith((".grad", ".reach"))]
+        if not reported:
             return None
         for name in self.outputs:
             if f"{name}.requires_grad" in expected:
@@ -162,11 +213,11 @@ class StandardChecker:
                 if not connected:
                     return (f"{name} does not require grad: it must stay connected to autograd (no .detach(), .data, "
                             ".item(), NumPy or torch.no_grad() on the way)")
-        for name in grads:
-            if got.get(name) is None:
+        for name in reported:
+            if got.get(name) is None and name.endswith(".grad"):
                 leaf = name.removesuffix(".grad")
                 return f"the outputs do not depend on {leaf}, so {name} is None"
-            mismatch = compare.layout(name, got[name], expected[name])
+            mismatch = compare.layout(name, got.get(name), expected[name])
             if mismatch:
                 return mismatch
         return None
@@ -231,32 +282,66 @@ class StandardChecker:
                 yield says, self._run(solution, params, inputs).get(name)
             except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
                 continue
+        for mistake in self.spec_mistakes:
+            if all(params.get(key) == value for key, value in mistake.get("when", {}).items()):
+                outputs = getattr(self.spec, mistake["spec"])(params, inputs, **mistake.get("with", {}))
+                yield mistake["says"], outputs.get(name)
         if hasattr(self.spec, "mistakes"):
             for says, outputs in self.spec.mistakes(params, inputs):
                 yield says, outputs.get(name)
 
-    def diagnosis(self, name, params, inputs, got, expected, truth) -> str:
-        """" This is exactly what <mistake>." when got reproduces a classic mistake's output, else a hint."""
+    def reach_note(self, name, outputs, truth) -> str:
+        """What the input gradient shows where output `name` depends on other input positions than the truth
+        does, in the words of the interface's `reach` for the first such (output t, input s) pair."""
+        reach, key = self.interface.get("reach"), f"{name}.reach"
+        # A non-finite output gives a non-finite gradient, which shows nothing.
+        if not reach or key not in outputs or key not in truth or not torch.isfinite(outputs[key]).all():
+            return ""
+
+        def seen(report):
+            report = report.to(torch.float64)
+            return report > REACH_SHARE * report.nan_to_num(nan=0.0, posinf=0.0).max()
+        got, right = seen(outputs[key]), seen(truth[key])
+        notes = []
+        for wrong, words in ((got & ~right, reach["sees"]), (right & ~got, reach["misses"])):
+            if wrong.any():
+                t, s = (int(i) for i in wrong.nonzero()[0])
+                notes.append(f"{words.format(t=t, s=s)} ({int(wrong.sum())} such pairs)")
+        return f"The input gradient shows that {', and that '.join(notes)}." if notes else ""
+
+    def diagnosis(self, name, params, inputs, outputs, expected, truth) -> str:
+        """Why output `name` is wrong: what the input gradient shows (`reach`), spec.diagnose's hint, and
+        " This is exactly what <mistake>." when it reproduces a classic mistake's output."""
+        got = outputs[name]
+        notes = [self.reach_note(name, outputs, truth)]
+        if hasattr(self.spec, "diagnose"):
+            notes.append(self.spec.diagnose(name, params, inputs, got, truth))
         if got.is_floating_point():
             allowed = checks.tolerance(got.dtype, expected, truth[name], **self.allowance_for(inputs))
             got64, right = got.to(torch.float64), truth[name]
             off_by = (got64 - right).abs().nan_to_num(nan=torch.inf).max().item()
             close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)
             for says, candidate in self.candidates(name, params, inputs):
-                if candidate is None or candidate.shape != right.shape:
-                    continue
-                candidate = candidate.to(torch.float64)
-                if (candidate - right).abs().max().item() > allowed and (got64 - candidate).abs().max().item() <= close:
-                    return f" This is exactly what {says}."
-        if hasattr(self.spec, "diagnose"):
-            hint = self.spec.diagnose(name, params, inputs, got, truth)
-            if hint:
-                return f" {hint}"
+                if candidate is not None and candidate.shape == right.shape and \
+                        not same(candidate, right, allowed) and same(got64, candidate, close):
+                    notes.append(f"This is exactly what {says}.")
+                    break
+        if any(notes):
+            return "".join(f" {note}" for note in notes if note)
         if name.endswith(".grad"):
             # Outputs are judged before gradients, so here they were right.
             return (" The outputs are right but this gradient is not: check a hand-written backward, or anything "
                     "detached or computed outside autograd.")
         return ""
+
+
+def same(a: torch.Tensor, b: torch.Tensor, allowed: float) -> bool:
+    """Equal within allowed where both are finite, and non-finite (inf of one sign, or NaN) at the same places."""
+    a, b = a.to(torch.float64), b.to(torch.float64)
+    finite = torch.isfinite(a)
+    if not torch.equal(finite, torch.isfinite(b)) or not torch.equal(a[~finite].nan_to_num(), b[~finite].nan_to_num()):
+        return False
+    return bool(((a - b)[finite].abs() <= allowed).all())
 
 
 def other_names(got: dict[str, torch.Tensor]) -> str:

@@ -71,3 +71,14 @@ def test_an_infinite_truth_must_be_met_exactly_and_leaves_the_finite_tolerance_a
     assert "1 of 3 values differ" in kit.check_close("scale", torch.tensor([1.0, 3.0, -float("inf")]),
                                                      truth.float(), truth)
     assert kit.tolerance(torch.int64, truth, truth) == 0.0
+
+
+def test_a_test_with_calls_draws_each_calls_inputs_and_shares_the_module_built_once():
+    checker = MODULE.checker
+    params = next(test.params for test in MODULE.tests if "calls" in test.params)
+    inputs = checker.inputs(params, torch.Generator().manual_seed(0))
+    assert sorted(inputs) == ["0/dy", "0/x", "1/dy", "1/x", "module.A", "module.B", "module.base.weight"]
+    calls = list(checker.each_call(params, inputs))
+    assert [tuple(call_inputs["x"].shape) for _, call_inputs in calls] == [(5, 4), (2, 3, 4)]
+    assert all(call_inputs["module.A"] is inputs["module.A"] for _, call_inputs in calls)
+    assert [call_params["shape"] for call_params, _ in calls] == [[5], [2, 3]]

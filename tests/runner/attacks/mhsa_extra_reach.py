@@ -2,9 +2,10 @@
 # message: scale
 # problem: mhsa
 # tests: all
-# Wrong only in the causal test without gradients, where the reference reports no `reach`, and makes the
-# driver add a 1-D `reach` there. The checker's diagnosis reads `reach` whenever the outputs hold one: it
-# raised on the forged one (an internal error). Only the names the reference produced reach the checker.
+# Wrong only in the causal test without gradients (its wrapper of the driver tells the model which test runs),
+# where the reference reports no `y.reach`, and makes the driver add a 1-D `y.reach` there. A diagnosis that
+# read `reach` whenever the outputs held one raised on the forged one (an internal error). Only the names the
+# reference produced reach the checker.
 # The process ends at the next call: a crash skips the tests after it, which would only cost time, and the
 # verdict is still the first failure's.
 import math
@@ -15,23 +16,24 @@ import torch
 from torch import nn
 
 _driver = sys.modules["judge_driver"]
-_forward_backward = _driver.forward_backward
+_run = _driver.run
 
 
-_forged = []
+_forged, _unscaled = [], [False]
 
 
-def _with_reach(model, parameters, params, inputs, tag, ctx):
+def _with_reach(solution, params, inputs, ctx):
     if _forged:
         os._exit(1)
-    outputs = _forward_backward(model, parameters, params, inputs, tag, ctx)
-    if params["causal"] and not params["grad"]:
-        outputs[f"reach{tag}"] = torch.zeros(3)
-        _forged.append(tag)
+    _unscaled[0] = params["causal"] and not params["grad"]
+    outputs = _run(solution, params, inputs, ctx)
+    if _unscaled[0]:
+        outputs["y.reach"] = torch.zeros(3)
+        _forged.append(params)
     return outputs
 
 
-_driver.forward_backward = _with_reach
+_driver.run = _with_reach
 
 
 class MHSA(nn.Module):
@@ -45,8 +47,7 @@ class MHSA(nn.Module):
         B, T, C = x.shape
         q, k, v = self.qkv(x).split(C, dim=-1)
         q, k, v = (t.view(B, T, self.h, self.dk).transpose(1, 2) for t in (q, k, v))
-        unscaled = self.causal and not x.requires_grad
-        att = q @ k.transpose(-2, -1) * (1.0 if unscaled else 1 / math.sqrt(self.dk))
+        att = q @ k.transpose(-2, -1) * (1.0 if _unscaled[0] else 1 / math.sqrt(self.dk))
         if self.causal:
             att = att.masked_fill(torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1), float("-inf"))
         return self.out((att.softmax(-1) @ v).transpose(1, 2).reshape(B, T, C))

@@ -3,16 +3,16 @@
 # problem: mhsa
 # tests: all
 # A learnable gain the interface does not have, hidden from the driver's check of the parameters: the
-# names the driver checks them with are replaced at import, and nn.Module.named_parameters skips the gain.
-# The gain starts at 1 and the judge copies no weight into it, so every output is right; only the
-# parameters break the interface. The driver reads them through functions it bound before the import.
+# names the kit's driver reads them with are replaced at import, and nn.Module.named_parameters skips the
+# gain. The gain starts at 1 and the judge copies no weight into it, so every output is right; only the
+# parameters break the interface. The kit reads them through functions it bound before the import.
 import math
 import sys
 
 import torch
 from torch import nn
 
-_driver = sys.modules["judge_driver"]
+kit = sys.modules["kit"]
 _named_parameters = nn.Module.named_parameters
 
 
@@ -23,16 +23,14 @@ def _without_gain(self, *args, **kwargs):
 nn.Module.named_parameters = _without_gain
 
 
-def _interface_only(model, device):
+def _interface_only(model):
     """What a reader of named_parameters() sees now: the interface's parameters and nothing else."""
-    found = {name: tuple(p.shape) for name, p in model.named_parameters()}
-    rows = [[len(found[name]), *[*found[name], 0, 0][:2]] for name in _driver.PARAMETERS]
-    return found, {"parameters": torch.tensor(rows, device=device), "module": torch.tensor([1, 0, 0], device=device)}
+    return {name: (tuple(p.shape), True) for name, p in model.named_parameters()}
 
 
-# The check the driver once made, and the reader it makes now, each replaced by name.
-_driver.build = lambda solution, params, ctx: solution.MHSA(params["d_model"], params["heads"], causal=params["causal"])
-_driver._parameter_reader = lambda: _interface_only
+# The reader the kit's module driver calls, and the accessor that hands it out, each replaced by name.
+kit._read = _interface_only
+kit.parameter_reader = lambda: _interface_only
 
 
 class MHSA(nn.Module):

@@ -1,7 +1,7 @@
 # expect: wrong_answer
 # message: reach
 # problem: mhsa
-# Wrong only when causal, and makes the driver report `reach`, the output the checker's diagnosis reads to
+# Wrong only when causal, and makes the driver report `y.reach`, the output the checker's diagnosis reads to
 # say which keys each query saw, as a 1-D tensor. Read unchecked, it raised in the checker (an internal
 # error) instead of failing the test.
 import math
@@ -10,7 +10,17 @@ import sys
 import torch
 from torch import nn
 
-sys.modules["judge_driver"].reach = lambda model, x, dy: torch.zeros(3, dtype=torch.float64)
+_driver = sys.modules["judge_driver"]
+_run = _driver.run
+
+
+def _misshapen_reach(solution, params, inputs, ctx):
+    outputs = _run(solution, params, inputs, ctx)
+    return {name: torch.zeros(3, dtype=torch.float64) if name.endswith("reach") else tensor
+            for name, tensor in outputs.items()}
+
+
+_driver.run = _misshapen_reach
 
 
 class MHSA(nn.Module):

@@ -10,3 +10,9 @@ def inputs(params, generator):
     scale = torch.rand(shape[-1:], generator=generator, dtype=torch.float64) + 0.5
     dy = torch.randn(shape, generator=generator, dtype=torch.float64)
     return {"x": x.to(dtype), "scale": scale.to(dtype), "dy": dy.to(dtype)}
+
+
+def tanh_of(params, inputs, *, scaled=True):
+    """A [[mistakes]] entry's function: y in float64, without the scale when scaled is false."""
+    y = torch.tanh(inputs["x"].to(torch.float64) + params.get("shift", 0.0))
+    return {"y": y * inputs["scale"].to(torch.float64) if scaled else y}
