@@ -10,6 +10,11 @@ torch or nn.Module (named_parameters, a Parameter's properties) changes nothing 
 Outputs of a standard driver, besides the interface's own outputs (by their names) and gradients
 (`<input>.grad`, `<parameter>.grad`):
     <output>.aliases        int64 (): 1 when the output shares storage with an input
+    <output>.device         uint8 (16,): the output's device type, NUL-padded ASCII (an output on another device
+                            than the judged one comes as an empty tensor of its shape and dtype)
+    <output>.again          tests with `fresh`: the same call's output after the caller changed the first one
+    raised, raised.matches  tests with `raises`: the class of what the call raised, uint8 (64,) module.qualname
+                            (all NUL when it returned), and int64 (): 1 when it is that built-in class or below
     <output>.requires_grad  int64 (): with cotangents, 1 when the output of the call on leaves requires grad
     module.report           module kind, int64 (n + 1, 2): per module tensor (the `module.` inputs, sorted),
                             (0 missing | 1 found with the input's shape | 2 another shape, 1 when learnable);
@@ -23,11 +28,18 @@ An output the call could not produce is left out, and the checker says why. A te
 names under `transposed` passes each as x.transpose(0, -1); its gradient is reported in the stored layout.
 """
 
+import builtins
 import types
 
 import torch
 
 MODULE_PREFIX = "module."
+# Text reports (NUL-padded ASCII): a device type, and an exception's class as module.qualname.
+DEVICE_BYTES, CLASS_BYTES = 16, 64
+# The built-in exception classes, taken before the submission is imported: one that rebinds builtins.ValueError
+# changes nothing a test that expects a ValueError checks against.
+_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
+               if isinstance(value, type) and issubclass(value, BaseException)}
 
 
 def _bound():
@@ -63,6 +75,7 @@ _read, _storage = _bound()
 _is_tensor, _is_module, _int64, _tensor, _grad, _grad_enabled = (
     lambda value: isinstance(value, torch.Tensor), lambda value: isinstance(value, torch.nn.Module), torch.int64,
     torch.tensor, torch.autograd.grad, torch.set_grad_enabled)
+_Exception, _class_of, _is_instance, _device, _empty = Exception, type, isinstance, torch.device, torch.empty
 
 
 def parameter_reader():
@@ -88,6 +101,10 @@ def _flag(value, device):
     return _tensor(int(bool(value)), dtype=_int64, device=device)
 
 
+def _text(value, size, device):
+    return _tensor(list(value.encode("ascii", "replace")[:size].ljust(size, b"\0")), dtype=torch.uint8, device=device)
+
+
 def _named(result, names):
     """The call's result by output name; None where it is not a tensor (one name: the result itself; several:
     a tuple or list of that length)."""
@@ -107,12 +124,49 @@ def _differentiable(tensor):
 
 def run_function(solution, params, inputs, ctx, interface):
     """The function kind: call the entry point, then, when the test holds cotangents, again on leaves; a test
-    with `calls` calls it once per entry (see each_call)."""
+    with `calls` calls it once per entry (see each_call), and one with `raises` reports what it raised.
+
+    An argument is an input tensor or a test param of its name. One that is absent is left out (positional
+    ones from the first absent on), or passed as None when the params say `explicit_none`; `by_name` passes
+    the positional ones by name, `as_device` lists params passed as torch.device(value) rather than a string,
+    and `default_device` makes the call inside `with torch.device(default_device)`."""
     def call(arguments, params):
-        return getattr(solution, interface["call"])(*[arguments[name] for name in interface.get("args", [])],
-                                                   **_keywords(params, interface.get("kwargs", [])))
-    return each_call(lambda params, inputs: _run(call, {}, params, inputs, ctx, interface), params, inputs,
-                     interface)
+        given = params.get("explicit_none")
+        values = {**params, **arguments}
+        values.update({name: _device(values[name]) for name in params.get("as_device", [])
+                       if values.get(name) is not None})
+        positional = []
+        for name in interface.get("args", []):
+            if name not in values and not given:
+                break
+            positional.append(values.get(name))
+        keywords = {name: values.get(name) for name in interface.get("kwargs", []) if name in values or given}
+        if params.get("by_name"):
+            keywords.update(zip(interface.get("args", []), positional))
+            positional = []
+        function = getattr(solution, interface["call"])
+        if "default_device" not in params:
+            return function(*positional, **keywords)
+        with _device(params["default_device"]):
+            return function(*positional, **keywords)
+
+    def one(params, inputs):
+        if "raises" in params:
+            return _raised(lambda: call(inputs, params), params["raises"], ctx.device)
+        return _run(call, {}, params, inputs, ctx, interface)
+    return each_call(one, params, inputs, interface)
+
+
+def _raised(thunk, expected, device):
+    """`raised`, the class of what thunk raised (all NUL when it returned), and `raised.matches`, 1 when that is
+    the built-in exception class named expected or a subclass of it."""
+    try:
+        thunk()
+    except _Exception as error:  # noqa: BLE001 - which class it is, is the observation
+        kind = _class_of(error)
+        return {"raised": _text(f"{kind.__module__}.{kind.__qualname__}", CLASS_BYTES, device),
+                "raised.matches": _flag(_is_instance(error, _EXCEPTIONS[expected]), device)}
+    return {"raised": _text("", CLASS_BYTES, device), "raised.matches": _flag(False, device)}
 
 
 def each_call(one, params, inputs, interface):
@@ -131,8 +185,8 @@ def each_call(one, params, inputs, interface):
             produced = one({**base, **entry}, {**shared, **own})
         except Exception as error:
             if before:
-                error.add_note(f"Call {index + 1} of this test raised; the calls before it ran on "
-                               f"{'; '.join(before)}, on the same {interface['call']}.")
+                error.add_note(f"Call {index + 1} of this test raised; before it, {interface['call']} ran on "
+                               f"{'; '.join(before)}.")
             raise
         outputs.update({prefix + name: tensor for name, tensor in produced.items()})
         before.append(", ".join(f"{name} of shape {tuple(own[name].shape)}" for name in interface.get("args", [])
@@ -219,18 +273,43 @@ def _transposed(arguments, params):
             for name, tensor in arguments.items()}
 
 
+def _reported(name, value, others, ctx):
+    """An output, its device type and whether it aliases one of others. An output on another device than the
+    judged one comes as an empty tensor of its shape and dtype (a meta tensor has no values to send)."""
+    if value is None:
+        return {}
+    on = value.device.type
+    copy = (value.detach().clone() if on == ctx.device.type
+            else _empty(value.shape, dtype=value.dtype, device=ctx.device))
+    return {name: copy, f"{name}.device": _text(on, DEVICE_BYTES, ctx.device),
+            f"{name}.aliases": _flag(aliases(value, *others), ctx.device)}
+
+
+def _changed_in_place(values):
+    """What a caller adding a padding mask does to a result: every entry changed where it lies."""
+    with _grad_enabled(False):
+        for value in values:
+            if value is not None and value.dtype == torch.bool:
+                value.logical_not_()
+            elif value is not None:
+                value.add_(1)
+
+
 def _run(call, parameters, params, inputs, ctx, interface):
     names = interface.get("outputs", ["y"])
-    given = [inputs[name] for name in interface.get("args", [])]
+    given = [*(inputs[name] for name in interface.get("args", []) if name in inputs), *parameters.values()]
     cotangents = {name: inputs["d" + name] for name in names if "d" + name in inputs}
     # With cotangents the second call, on leaves, is the one differentiated: the first builds no graph to hold.
     with _grad_enabled(not cotangents):
         first = _named(call(_transposed(inputs, params), params), names)
     outputs = {}
     for name, value in first.items():
-        if value is not None:
-            outputs[name] = value.detach().clone()
-            outputs[f"{name}.aliases"] = _flag(aliases(value, *given, *parameters.values()), ctx.device)
+        outputs.update(_reported(name, value, given, ctx))
+    if params.get("fresh"):
+        # A later call must not return what the caller was given and has since changed.
+        _changed_in_place(first.values())
+        for name, value in _named(call(_transposed(inputs, params), params), names).items():
+            outputs.update(_reported(f"{name}.again", value, given, ctx))
     if not cotangents:
         return outputs
     leaves = {name: leaf(inputs[name]) for name in interface.get("grad", []) if _differentiable(inputs[name])}

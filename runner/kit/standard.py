@@ -13,7 +13,9 @@ The truth is the reference run here by the same driver in float64, unless spec.t
 
 from __future__ import annotations
 
+import builtins
 import importlib.util
+import itertools
 import json
 import re
 import sys
@@ -34,6 +36,10 @@ CALL_NAME = re.compile(r"\d+/")
 # An input position counts as reached by an output position when its gradient is above this share of the
 # largest: a -inf mask gives exactly 0, a finite one such as -1e4 far less.
 REACH_SHARE = 1e-6
+# Device types a message names; any other reported one is "another device" (the name is the submission's).
+KNOWN_DEVICES = {"cpu", "cuda", "meta", "mps", "xpu"}
+TAMPERED = "no valid report of what it returned came back: the driver's report was removed or changed"
+AGAIN = "as a later call, after the caller changed every entry of the first result in place"
 # How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
 # tolerances, or this share of its distance from the truth.
 MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
@@ -137,13 +143,33 @@ class StandardChecker:
         if hasattr(self.spec, "describe"):
             return self.spec.describe(params, inputs)
         tensors = ", ".join(f"{name} of shape {tuple(inputs[name].shape)} {str(inputs[name].dtype).removeprefix('torch.')}"
-                            for name in self.interface.get("args", []))
+                            for name in self.interface.get("args", []) if name in inputs)
         if self.kind == "module":
             built = ", ".join(repr(params[name]) for name in self.interface.get("init", []))
             keywords = [f"{name}={params[name]!r}" for name in self.interface.get("init_kwargs", []) if name in params]
             return f"{self.interface['call']}({', '.join([built, *keywords]) if keywords else built}) on {tensors}"
-        keywords = "".join(f", {name}={params[name]!r}" for name in self.interface.get("kwargs", []) if name in params)
-        return f"{self.interface['call']}({', '.join(self.interface.get('args', []))}{keywords}) with {tensors}"
+        return self.describe_function(params, inputs, tensors)
+
+    def describe_function(self, params, inputs, tensors) -> str:
+        """The call as run_function makes it: causal_mask(4, t_k=None, device=torch.device('meta')). A positional
+        argument that is a test param shows its value only where values may be shown; keywords always do."""
+        given = params.get("explicit_none")
+
+        def value(name, hidden):
+            if name in inputs or (hidden and not compare.reveals_values()):
+                return name
+            if name not in params:
+                return "None"
+            return f"torch.device({params[name]!r})" if name in params.get("as_device", []) else repr(params[name])
+        args = list(itertools.takewhile(lambda name: name in inputs or name in params or given,
+                                        self.interface.get("args", [])))
+        parts = [f"{name}={value(name, True)}" if params.get("by_name") else value(name, True) for name in args]
+        parts += [f"{name}={value(name, False)}" for name in self.interface.get("kwargs", [])
+                  if name in params or given]
+        call = f"{self.interface['call']}({', '.join(parts)})"
+        if "default_device" in params:
+            call += f" inside `with torch.device({params['default_device']!r})`"
+        return f"{call} with {tensors}" if tensors else call
 
     def check(self, params: dict, inputs: dict[str, torch.Tensor], got: dict[str, torch.Tensor],
               expected: dict[str, torch.Tensor]) -> str | None:
@@ -170,23 +196,74 @@ class StandardChecker:
 
     def check_call(self, params, inputs, got, expected) -> str | None:
         """What is wrong with one call's outputs, or None."""
-        problem = self.output_problem(got, expected)
+        if "raises" in params:
+            return self.raise_problem(params, got)
+        problem = self.output_problem(params, got, expected)
         if problem:
             return problem
         truth = self.truth(params, inputs)
-        judged = [name for name in self.outputs if name in expected] + [name for name in expected if name.endswith(".grad")]
-        for name in judged:
-            if not expected[name].is_floating_point():
-                message = checks.check_exact(name, got[name], expected[name])
-            else:
-                message = checks.check_close(name, got[name], expected[name], truth[name],
-                                             **self.allowance_for(inputs))
+        judged = [name for name in self.outputs if name in expected and not without_values(name, expected)]
+        for name in judged + [name for name in expected if name.endswith(".grad")]:
+            message = self.value_problem(name, got[name], expected[name], truth[name], inputs)
             if message:
                 return f"{message}.{self.diagnosis(name, params, inputs, got, expected[name], truth)}"
+        for name in self.outputs:
+            message = self.again_problem(params, inputs, name, got, expected, truth)
+            if message:
+                return (f"{AGAIN}: {message}. The first result was right, so this call returned memory the caller had "
+                        "already been given: every call must return a new tensor")
         own = getattr(self.spec, "check", None)
         return own(params, inputs, got, truth) if own else None
 
-    def output_problem(self, got, expected) -> str | None:
+    def value_problem(self, name, got, expected, truth, inputs) -> str | None:
+        """Floating outputs against the truth within the tolerance; integer and bool ones exactly."""
+        if not expected.is_floating_point():
+            return checks.check_exact(name, got, expected)
+        return checks.check_close(name, got, expected, truth, **self.allowance_for(inputs))
+
+    def again_problem(self, params, inputs, name, got, expected, truth) -> str | None:
+        """With `fresh`: what is wrong with the same call's result after the caller changed the first one."""
+        key = f"{name}.again"
+        if key not in expected:
+            return None
+        if got.get(key) is None:
+            return f"{key}: the call returned no torch.Tensor"
+        if without_values(key, expected):
+            return self.device_problem(params, key, got, expected) or compare.layout(key, got[key], expected[key])
+        return self.device_problem(params, key, got, expected) or compare.layout(key, got[key], expected[key]) or \
+            self.value_problem(key, got[key], expected[key], truth[name], inputs)
+
+    def raise_problem(self, params, got) -> str | None:
+        """With `raises`: what the call did instead of raising that built-in exception class, or None."""
+        raised, matches = text(got.get("raised"), r"[A-Za-z0-9_.<>]*"), flag(got.get("raised.matches"))
+        if raised is None or matches is None or (matches and not raised):
+            return TAMPERED
+        if matches:
+            return None
+        did = f"raised {exception_words(raised)}" if raised else "returned a result"
+        because = f", since {params['because']}" if "because" in params else ""
+        return f"it {did}; it must raise {params['raises']}{because}"
+
+    def device_problem(self, params, name, got, expected) -> str | None:
+        """Where output `name` was created, when that is not where the reference created it, or None."""
+        if f"{name}.device" not in expected:
+            return None
+        on, wanted = text(got.get(f"{name}.device"), r"[a-z0-9_]*"), text(expected[f"{name}.device"], r"[a-z0-9_]*")
+        if on is None:
+            return TAMPERED
+        if on == wanted:
+            return None
+        argument = self.interface.get("device")
+        if argument and params.get(argument) is not None:
+            where = f"the requested device ({params[argument]!r})"
+        elif "default_device" in params:
+            where = (f"the default device ({params['default_device']!r} inside `with torch.device(...)`), since "
+                     f"{argument or 'device'}=None means the default device")
+        else:
+            where = f"the default device ({wanted})" if argument else f"the device of the inputs ({wanted})"
+        return f"{name} was created on {on if on in KNOWN_DEVICES else 'another device'}; it must be created on {where}"
+
+    def output_problem(self, params, got, expected) -> str | None:
         """What is wrong with the outputs before their values, in the words of the classic mistake."""
         for name in self.outputs:
             if name not in expected:
@@ -194,7 +271,8 @@ class StandardChecker:
             if got.get(name) is None:
                 result = "a tensor" if len(self.outputs) == 1 else f"a tuple ({', '.join(self.outputs)}) of tensors"
                 return f"{name}: the call returned no torch.Tensor for it; it must return {result}"
-            mismatch = compare.layout(name, got[name], expected[name])
+            mismatch = self.device_problem(params, name, got, expected) or \
+                compare.layout(name, got[name], expected[name])
             if mismatch:
                 return mismatch
             aliased = flag(got.get(f"{name}.aliases"))
@@ -316,16 +394,23 @@ class StandardChecker:
         notes = [self.reach_note(name, outputs, truth)]
         if hasattr(self.spec, "diagnose"):
             notes.append(self.spec.diagnose(name, params, inputs, got, truth))
+        right = truth[name]
         if got.is_floating_point():
-            allowed = checks.tolerance(got.dtype, expected, truth[name], **self.allowance_for(inputs))
-            got64, right = got.to(torch.float64), truth[name]
+            allowed = checks.tolerance(got.dtype, expected, right, **self.allowance_for(inputs))
+            got64 = got.to(torch.float64)
             off_by = (got64 - right).abs().nan_to_num(nan=torch.inf).max().item()
             close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)
-            for says, candidate in self.candidates(name, params, inputs):
-                if candidate is not None and candidate.shape == right.shape and \
-                        not same(candidate, right, allowed) and same(got64, candidate, close):
-                    notes.append(f"This is exactly what {says}.")
-                    break
+
+            def reproduces(candidate):
+                return not same(candidate, right, allowed) and same(got64, candidate, close)
+        else:
+            def reproduces(candidate):
+                return (candidate.dtype == got.dtype and not torch.equal(candidate, right)
+                        and torch.equal(candidate, got))
+        for says, candidate in self.candidates(name, params, inputs):
+            if candidate is not None and candidate.shape == right.shape and reproduces(candidate):
+                notes.append(f"This is exactly what {says}.")
+                break
         if any(notes):
             return "".join(f" {note}" for note in notes if note)
         if name.endswith(".grad"):
@@ -333,6 +418,29 @@ class StandardChecker:
             return (" The outputs are right but this gradient is not: check a hand-written backward, or anything "
                     "detached or computed outside autograd.")
         return ""
+
+
+def without_values(name: str, expected: dict[str, torch.Tensor]) -> bool:
+    """Whether the reference made output `name` on the meta device, where a tensor has no values to judge."""
+    return text(expected.get(f"{name}.device"), r"[a-z0-9_]*") == "meta"
+
+
+def text(report: torch.Tensor | None, allowed: str) -> str | None:
+    """The ASCII text of a NUL-padded uint8 report whose characters all match allowed, else None."""
+    if report is None or report.dtype != torch.uint8 or report.dim() != 1 or report.numel() > 256:
+        return None
+    value = bytes(report.tolist()).rstrip(b"\0").decode("latin-1")
+    return value if re.fullmatch(allowed, value) else None
+
+
+def exception_words(qualified: str) -> str:
+    """A built-in exception by its name; any other class by its qualified name only where values may be shown
+    (the name is the submission's to choose)."""
+    module, _, name = qualified.rpartition(".")
+    known = getattr(builtins, name, None)
+    if module == "builtins" and isinstance(known, type) and issubclass(known, BaseException):
+        return name
+    return qualified if compare.reveals_values() else "an exception of another class"
 
 
 def same(a: torch.Tensor, b: torch.Tensor, allowed: float) -> bool:

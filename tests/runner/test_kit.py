@@ -1,10 +1,13 @@
 """The problem kit: its comparisons on the trusted side, and its standard drivers and checker judging real
 submissions in the sandbox (fixtures kit-function and kit-module)."""
 
+from types import SimpleNamespace
+
 import pytest
 import torch
 
 from runner import compare, kit, load_problem
+from runner.kit import sandbox, standard
 
 from .conftest import FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
 
@@ -82,3 +85,24 @@ def test_a_test_with_calls_draws_each_calls_inputs_and_shares_the_module_built_o
     assert [tuple(call_inputs["x"].shape) for _, call_inputs in calls] == [(5, 4), (2, 3, 4)]
     assert all(call_inputs["module.A"] is inputs["module.A"] for _, call_inputs in calls)
     assert [call_params["shape"] for call_params, _ in calls] == [[5], [2, 3]]
+
+
+def test_the_function_kind_calls_as_the_params_say_and_reports_what_was_raised():
+    seen = []
+
+    def record(t_q, t_k=None, *, window=None, device=None):
+        seen.append((t_q, t_k, window, device, torch.get_default_device().type))
+        if window == 0:
+            raise ArithmeticError("no window")
+        return torch.zeros(t_q, dtype=torch.bool, device=device)
+    solution = SimpleNamespace(f=record)
+    interface = {"call": "f", "args": ["t_q", "t_k"], "kwargs": ["window", "device"], "outputs": ["mask"]}
+    params = {"calls": [{"t_q": 2, "explicit_none": True}, {"t_q": 3, "t_k": 4, "by_name": True},
+                        {"t_q": 1, "device": "meta", "as_device": ["device"], "default_device": "meta"},
+                        {"t_q": 1, "window": 0, "raises": "ValueError"}]}
+    got = sandbox.run_function(solution, params, {}, standard.trusted_context(), interface)
+    assert seen == [(2, None, None, None, "cpu"), (3, 4, None, None, "cpu"),
+                    (1, None, None, torch.device("meta"), "meta"), (1, None, 0, None, "cpu")]
+    assert standard.text(got["2/mask.device"], "[a-z]*") == "meta" and got["2/mask"].device.type == "cpu"
+    assert standard.text(got["3/raised"], "[A-Za-z.]*") == "builtins.ArithmeticError"
+    assert not standard.flag(got["3/raised.matches"])
