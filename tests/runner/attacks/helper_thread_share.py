@@ -1,9 +1,11 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
-# Correct, but burns about 1.9 times the time limit per call, and hands half of it to a thread started at
-# import, so the calling thread's clock reports a little under the limit. A tolerance of twice the
-# reported time on the outside view believed it; the judge must count every thread's CPU time.
+# Correct, but burns about three times the time limit per call, and hands three quarters of it to a thread
+# started at import, so the calling thread's clock reports well under the limit. A tolerance of twice the
+# reported time on the outside view believed it; the judge must count every thread's CPU time. The burn rests
+# on the attack's own estimate of the reference's time; these shares keep the total over the limit and the
+# calling thread's part under it for an estimate anywhere from a third to four thirds of the judge's figure.
 import sys
 import threading
 import time
@@ -13,8 +15,8 @@ import torch
 from torch.utils._python_dispatch import _get_current_dispatch_mode
 
 # Work per call as a multiple of the limit (5 times the reference), and the helper's share of the burn.
-OVER_LIMIT = 1.9
-HELPER_SHARE = 0.5
+OVER_LIMIT = 3.0
+HELPER_SHARE = 0.75
 TIME_RATIO = 5.0
 
 _clock = time.thread_time_ns
@@ -44,9 +46,9 @@ def _plain(x: torch.Tensor, dim: int) -> torch.Tensor:
     return e / e.sum(dim, keepdim=True)
 
 
-# Timed here in a loop, on warm caches, the driver takes about this share of the judge's figure for the
-# reference, whose calls each follow fresh inputs.
-WARM_LOOP_SHARE = 0.75
+# Timed here in a loop, on warm caches and with only the call's own argument, the kit's driver takes about
+# this share of the judge's figure for the reference, whose calls each follow fresh inputs.
+WARM_LOOP_SHARE = 0.4
 _reference: list[float] = []
 
 
