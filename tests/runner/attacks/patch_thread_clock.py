@@ -1,10 +1,11 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
-# Correct, but burns about 1.9 times the time limit per call, after making the harness's thread clock run
-# at half speed, so each call reports a little under the limit. A tolerance of twice the reported
-# time on the outside view believed it, however the burn was measured; the judge must judge what it
-# observed itself.
+# Correct, but burns about twice the time limit per call, after making the harness's thread clock run at a
+# quarter of its speed, so each call reports about half the limit. A tolerance of twice the reported time on
+# the outside view believed it, however the burn was measured; the judge must judge what it observed itself.
+# The burn rests on the attack's own estimate of the reference's time, which varies from judge to judge: these
+# figures keep it between one and four limits for an estimate within a factor of two of the judge's figure.
 import sys
 import time
 import types
@@ -12,19 +13,19 @@ import types
 import torch
 from torch.utils._python_dispatch import _get_current_dispatch_mode
 
-OVER_LIMIT = 1.9
+OVER_LIMIT = 2.0
 TIME_RATIO = 5.0
 
 _clock = time.thread_time_ns
 
 
-def _half_speed() -> int:
-    return _clock() // 2
+def _quarter_speed() -> int:
+    return _clock() // 4
 
 
 for module in list(sys.modules.values()):
     if hasattr(module, "thread_clock_ns"):
-        module.thread_clock_ns = _half_speed
+        module.thread_clock_ns = _quarter_speed
 
 
 def _burn(nanoseconds: float) -> None:
@@ -38,9 +39,9 @@ def _plain(x: torch.Tensor, dim: int) -> torch.Tensor:
     return e / e.sum(dim, keepdim=True)
 
 
-# Timed here in a loop, on warm caches, the driver takes about this share of the judge's figure for the
-# reference, whose calls each follow fresh inputs.
-WARM_LOOP_SHARE = 0.75
+# Timed here in a loop, on warm caches and with only the call's own argument, the kit's driver takes about
+# this share of the judge's figure for the reference, whose calls each follow fresh inputs.
+WARM_LOOP_SHARE = 0.27
 _reference: list[float] = []
 
 
