@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -24,7 +25,7 @@ from .client import Harness
 from .problems import KIT_SANDBOX_MODULES, Limits, Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
-from .testcase import CaseResult, forbidden_message, judge_case
+from .testcase import CaseResult, forbidden_message, judge_case, timed_call_inputs
 from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, PASSED, RUNTIME_ERROR,
                       SKIPPED, TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall,
                       ratio)
@@ -164,6 +165,48 @@ def precheck(source: bytes) -> str | None:
     return None
 
 
+class TruthPrefetch:
+    """A thread of the trusted side that computes, in test order, what the checker needs from each test's inputs
+    alone (its truths, for a checker with `prepare`), while the sandboxes run the calls: a judge then costs the
+    longer of the two, not their sum. The checker finds each truth ready, or waits for the one under way
+    (runner/kit/memo.py); a truth that fails here is computed again where the check needs it, and fails there.
+    A test's timed calls come after its checked call; `stop` ends the thread at the next truth."""
+
+    def __init__(self, problem: Problem, hidden_seed: int, cases: list):
+        self.problem, self.hidden_seed, self.cases = problem, hidden_seed, cases
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"truths {problem.slug}", daemon=True)
+
+    def start(self) -> TruthPrefetch:
+        if hasattr(self.problem.checker, "prepare"):
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _work(self):
+        for test, inputs in self.cases:
+            yield test, lambda inputs=inputs: inputs
+            if test.timed:
+                limits = self.problem.limits
+                for round_index in range(limits.timed_rounds):
+                    for index in range(limits.timed_iterations):
+                        yield test, lambda r=round_index, i=index, test=test: timed_call_inputs(
+                            self.problem, self.hidden_seed, test, r, i)
+
+    def _run(self) -> None:
+        if torch.get_num_threads() > TRUSTED_THREADS:
+            torch.set_num_threads(TRUSTED_THREADS)
+        for test, inputs in self._work():
+            if self._stopped.is_set():
+                return
+            try:
+                self.problem.checker.prepare(test.params, inputs())
+            except Exception:  # noqa: BLE001 - the check itself meets the same failure and reports it
+                continue
+
+
 class _Run:
     """The state of one judgement."""
 
@@ -192,6 +235,7 @@ class _Run:
         self.memory_share = 0.0  # the verdict's memory figures' test: its peak over its limit
         self.sandbox_words = ""
         self.reference_cases: dict[str, tuple[dict[str, Any], dict[str, torch.Tensor]]] = {}
+        self.truths: TruthPrefetch | None = None
 
     def judge(self, source: bytes) -> Verdict:
         self.emit({"event": "started", "problem": self.problem.slug, "device": self.device,
@@ -206,6 +250,8 @@ class _Run:
                 detail += "\nreference harness stderr:\n" + self.reference.output()[1][-2000:]
             self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, detail))
         finally:
+            if self.truths:
+                self.truths.stop()
             shared = self.shared_reference
             if shared and shared.owns(self.reference) and not self.reference.process.ended():
                 kept = self.reference  # the next judgement of the problem uses it
@@ -232,9 +278,12 @@ class _Run:
             self.sandbox_words = "none: the file was rejected before anything ran"
             return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
         cases = [(test, self._inputs(test)) for test in self.tests]
-        # The reference starts beside the user's process when the first test needs it at once; otherwise
-        # only when a test needs it (an uncached result, a timed test), which a failing run may never reach.
-        self._start(need_reference=not self._cached(self.tests[0]))
+        self.truths = TruthPrefetch(self.problem, self.hidden_seed, cases).start()
+        # The reference starts beside the user's process, its start hidden behind the user's, when the first
+        # test needs it, or when a timed test will and the run goes on past failures (every timed round calls
+        # it); otherwise only when a test needs it, which a failing run may never reach.
+        timed_ahead = not self.stop_at_first_failure and any(test.timed for test in self.tests)
+        self._start(need_reference=not self._cached(self.tests[0]) or timed_ahead)
         blobs = self.problem.sandbox_blobs(source)
         if uses_dynamo(blobs, self.tests):
             self.user.warm_up_dynamo(self.device)

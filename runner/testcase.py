@@ -228,13 +228,16 @@ def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | N
 
 
 def _timing_inputs(run: Judgement, test: TestSpec, round_index: int, count: int) -> dict[str, torch.Tensor]:
-    seed = run.hidden_seed
     batch = {}
     for index in range(count):
-        for name, tensor in run.problem.checker.inputs(
-                test.params, seeds.generator(seed, test.name, "timed", round_index, index)).items():
+        for name, tensor in timed_call_inputs(run.problem, run.hidden_seed, test, round_index, index).items():
             batch[f"{index}/{name}"] = tensor
     return batch
+
+
+def timed_call_inputs(problem: Problem, seed: int, test: TestSpec, round_index: int, index: int) -> dict[str, torch.Tensor]:
+    """The inputs of one timed call: fresh for each call of each round, drawn from the hidden seed."""
+    return problem.checker.inputs(test.params, seeds.generator(seed, test.name, "timed", round_index, index))
 
 
 def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):

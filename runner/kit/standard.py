@@ -27,7 +27,7 @@ import torch
 
 from runner import compare
 
-from . import checks, sandbox
+from . import checks, memo, sandbox
 
 STANDARD_KINDS = ("function", "module")
 KINDS = (*STANDARD_KINDS, "custom")
@@ -76,9 +76,12 @@ def float64(inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
 
 
 def run_in_float64(run, solution: ModuleType, params: dict, inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """What a driver's run gives for solution on the inputs cast to float64, here on the CPU."""
-    with torch.enable_grad():
-        return run(solution, params, float64(inputs), trusted_context())
+    """What a driver's run gives for solution on the inputs cast to float64, here on the CPU (detached; from
+    memo.FLOAT64_RUNS when the same run was made on the same inputs before)."""
+    def compute():
+        with torch.enable_grad():
+            return run(solution, params, float64(inputs), trusted_context())
+    return memo.FLOAT64_RUNS.run(run, solution, params, inputs, compute)
 
 
 class StandardChecker:
@@ -136,8 +139,16 @@ class StandardChecker:
 
     def truth(self, params: dict, inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         if hasattr(self.spec, "truth"):
-            return self.spec.truth(params, inputs)
+            return memo.FLOAT64_RUNS.run(self.spec.truth, self.spec, params, inputs,
+                                         lambda: self.spec.truth(params, inputs))
         return self._run(self.reference, params, inputs)
+
+    def prepare(self, params: dict, inputs: dict[str, torch.Tensor]) -> None:
+        """Compute ahead what check needs from the inputs alone, each call's truth (the judge does it beside the
+        sandboxes' work; check then finds it in memo.FLOAT64_RUNS)."""
+        for call_params, call_inputs in self.each_call(params, inputs):
+            if "raises" not in call_params:
+                self.truth(call_params, call_inputs)
 
     def describe(self, params: dict, inputs: dict[str, torch.Tensor]) -> str:
         if hasattr(self.spec, "describe"):
