@@ -19,7 +19,8 @@ forbidden), each wrong one failing a sample test.
 
 Faults, while submissions are being judged:
 - every `--kill-every` seconds one worker's whole process group (main process, pool process, sandboxes) is
-  SIGKILLed, as a crash would end it, preferably one in the middle of a judge, and started again at once;
+  SIGKILLed, as a crash would end it, preferably one in the middle of a judge's first attempt (never a later
+  one: three deaths of its judge end a submission as an error by design), and started again at once;
   `--kills` caps how many (0: no cap);
 - once 30 % of the submissions are judged, redis-server is stopped (SIGTERM) and started again on the same
   port; it keeps nothing, so every message queued or held is gone;
@@ -243,8 +244,11 @@ class Judges:
         return children
 
     def kill(self, database: Database, started: float) -> Kill | None:
-        """SIGKILL the process group of a ready worker, one that is judging if one is within a few seconds;
-        start it again in the background."""
+        """SIGKILL the process group of a ready worker, one in the middle of a first attempt if one is within a few
+        seconds, never one judging a later attempt; start it again in the background.
+
+        Three deaths of its judge end a submission as an error by design (JUDGE_MAX_ATTEMPTS), so a soak that
+        killed a retried judge again could fail a submission through its own cadence alone."""
         deadline = time.monotonic() + 5
         while True:
             candidates = [name for name in self.names if self.ready[name]]
@@ -252,8 +256,10 @@ class Judges:
                 return None
             for name in candidates:
                 running = running_in(database, self.pool_pids(name))
-                if running or time.monotonic() > deadline:
+                if (running and running[1] == 1) or (not running and time.monotonic() > deadline):
                     return self._kill(database, name, running, started)
+            if time.monotonic() > deadline + 10:
+                return None
             time.sleep(0.1)
 
     def _kill(self, database: Database, name: str, running: tuple[int, int] | None, started: float) -> Kill:
@@ -535,6 +541,8 @@ def main() -> int:
     parser.add_argument("--drain-timeout", type=float, default=300, help="seconds to wait for verdicts")
     parser.add_argument("--out", type=Path, help="also write the report to this file")
     args = parser.parse_args()
+    # A SIGTERM (a timeout) unwinds like an exception, so the stack is stopped and the database dropped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     slugs = [slug for slug in args.problems.split(",") if slug]
     check_solutions(slugs)
     began = time.time()
