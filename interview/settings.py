@@ -74,10 +74,13 @@ TEMPLATES = [
     },
 ]
 
+# A persistent connection the server ended (a restart, a failover, an administrator's terminate) is found
+# dead before a request uses it, not by the request's first query answering 500.
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

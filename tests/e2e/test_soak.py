@@ -45,3 +45,5 @@ def test_a_short_soak_loses_nothing(tmp_path):
     assert "finished 40; lost 0; stuck 0; duplicates 0; wrong verdicts 0; attempts miscounted 0" in report.read_text()
     assert "worker SIGKILLs 1 (1 in the middle of a judge)" in report.read_text(), output
     assert "Redis restarts 1, PostgreSQL connection drops 1" in report.read_text(), output
+    # A connection the database ended is found dead before a request uses it (CONN_HEALTH_CHECKS): no 500.
+    assert "failed requests (5xx, dropped connections) sent again with the same key 0," in report.read_text(), output
