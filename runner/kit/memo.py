@@ -4,7 +4,8 @@ A checker's truth (the reference run here in float64) and the classic mistakes i
 on trusted code, the test's parameters and the inputs, all of them drawn on the trusted side from a seed. The
 inputs come back to the same bytes whenever the seed does: each correct and wrong solution that `runner check`
 judges on one seed, a re-judge, and each timed call of a Submit judged again. On two cores the truths were most
-of a timed test's cost on the trusted side (mhsa at T = 256: 0.23 s a call, nine calls a test).
+of a timed test's cost on the trusted side (0.23 s a call for multi-head attention at T = 256, nine
+calls a test).
 
 An entry is keyed by what was run (the solution module's name, which carries the problem's slug and version,
 and the driver function), the parameters, and a digest of every input's dtype, shape, requires_grad and bytes.
