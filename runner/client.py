@@ -4,7 +4,8 @@ Each request is bracketed by what the trusted side can see for itself: wall time
 sandbox (every thread and process, exited ones included; see sandbox.cputime), and the harness process's
 peak resident memory, reset before the request (writing 5 to /proc/<pid>/clear_refs) and read after it
 (VmHWM), as growth during the request and as the level above the process's size before the submission was
-loaded. All of it is read through the sandbox's own procfs (see sandbox.procs), a few files per process.
+loaded; on a distributed problem, the bytes each rank process wrote (/proc/<pid>/io). All of it is read through
+the sandbox's own procfs (see sandbox.procs), a few files per process.
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ class Observed:
     cpu_s: float  # the whole sandbox's, from before the request was sent until it settled after the answer
     rss_growth_bytes: int | None  # the harness process's peak resident set during the request, less its size before
     rss_level_bytes: int | None = None  # that peak, less the process's size before the submission was loaded
+    # Distributed problems: what each rank process of the request's group wrote during it, by rank (see
+    # Harness.rank_pids); None when the problem has no ranks or they could not all be read.
+    written_bytes: dict[int, int] | None = None
 
 
 class Harness:
@@ -113,6 +117,9 @@ class Harness:
         # The most the judge has allowed this process to hold so far (runner/testcase.py, trusted_peak).
         self.memory_allowance_bytes = 0
         self.ready: dict[str, Any] = {}
+        # Distributed problems: each group's rank processes by world size, in rank order (see rank_pids).
+        self.rank_pids: dict[int, list[int]] = {}
+        self.default_world_size = 1
         # Called once, as closing begins: how a warm pool learns that the judge it lent this process to is done.
         self.on_done: Callable[[], None] | None = None
 
@@ -142,23 +149,52 @@ class Harness:
         if self.harness_pid:
             self.rss_base_bytes = procs.status_bytes(self.harness_pid, "VmRSS", self._view)
         answer = self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
-        return checked_answer(answer, "loaded")
+        answer = checked_answer(answer, "loaded")
+        self.default_world_size = int(settings.get("world_size", 1))
+        if self.default_world_size > 1 and self.harness_pid and "error" not in answer:
+            self.rank_pids = self._find_ranks(sorted({self.default_world_size, *settings.get("world_sizes", [])}))
+        return answer
+
+    def _find_ranks(self, sizes: list[int]) -> dict[int, list[int]]:
+        """The rank processes, which the harness forks at the load one group at a time, in ascending world
+        size and rank order (runner/harness/ranks.py): the sandbox's pid namespace numbers them in that order,
+        which no code in them can change. Nothing if the count is not what the groups make (a rank that
+        failed to start): then no rank's figures are known."""
+        children = procs.children_in(self.harness_pid, self._view)
+        if len(children) != sum(sizes):
+            return {}
+        found, start = {}, 0
+        for size in sizes:
+            found[size], start = children[start:start + size], start + size
+        return found
+
+    def _written(self, pids: list[int]) -> list[int | None]:
+        return [procs.written_bytes(pid, self._view) for pid in pids]
 
     def request(self, header: dict[str, Any], tensors: dict[str, torch.Tensor], *,
                 timeout_s: float) -> tuple[wire.Frame, Observed]:
         """One request, its answer type-checked, and what the trusted side observed around it."""
         cpu_before = self.cpu_sample()
         rss_before = procs.peak_rss_reset(self.harness_pid, self._view) if self.harness_pid else None
+        ranks = self.rank_pids.get(int(header.get("params", {}).get("world_size", self.default_world_size)), [])
+        written_before = self._written(ranks)
         started = time.monotonic()
         frame = self.process.request(header, tensors, timeout_s=timeout_s)
         wall = time.monotonic() - started
+        # Every rank wrote its answer to the controller before the controller answered: the counts are final.
+        written = None
+        if ranks:
+            pairs = list(zip(written_before, self._written(ranks)))
+            if all(before is not None and after is not None for before, after in pairs):
+                written = {rank: after - before for rank, (before, after) in enumerate(pairs)}
         peak = procs.status_bytes(self.harness_pid, "VmHWM", self._view) if self.harness_pid else None
         cpu_s = self.cpu_since(cpu_before)
         growth = peak - rss_before if peak is not None and rss_before is not None else None
         level = peak - self.rss_base_bytes if growth is not None and self.rss_base_bytes is not None else None
         expected_type = "timed" if header["type"] == "time" else "result"
         frame.header = checked_answer(frame.header, expected_type, header.get("iterations"))
-        return frame, Observed(wall_s=wall, cpu_s=cpu_s, rss_growth_bytes=growth, rss_level_bytes=level)
+        return frame, Observed(wall_s=wall, cpu_s=cpu_s, rss_growth_bytes=growth, rss_level_bytes=level,
+                               written_bytes=written)
 
     def cpu_sample(self) -> cputime.Sample | None:
         """The sandbox's clocks now, for cpu_since (None before the harness is ready)."""

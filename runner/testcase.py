@@ -81,6 +81,8 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     if failure:
         return CaseResult(TestResult(test.name, *failure))
     message = judged(lambda got: checked(run.problem, test, inputs, got, expected), frame.tensors, expected)
+    if not message:
+        message = sent_checked(run.problem, test, frame.tensors, observed)
     if message:
         return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(run.user, answer, observed, inputs, frame.tensors)
@@ -106,6 +108,25 @@ def checked(problem: Problem, test: TestSpec, inputs: dict[str, torch.Tensor], g
         return problem.checker.check(test.params, inputs, got, expected)
     with compare.values_hidden():
         return problem.checker.check(test.params, inputs, got, expected)
+
+
+def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor], observed: Observed) -> str | None:
+    """A distributed problem's rule on the bytes each rank sent, if its checker has one (check_sent), on what
+    the trusted side read itself: each rank process's written bytes during the call, as the kernel counted
+    them, less the bytes of the tensors that rank answered with (the answer travels through the same kind
+    of write; its header's few hundred bytes stay in the figure, which can only make it larger)."""
+    check_sent = getattr(problem.checker, "check_sent", None)
+    if check_sent is None:
+        return None
+    if observed.written_bytes is None:
+        return ("the bytes each rank sent could not be read from outside the sandbox (a rank process ended or "
+                "could not be told apart), so this test cannot be passed")
+    sent = {rank: written - sum(tensor.nbytes for name, tensor in got.items() if name.rpartition("@")[2] == str(rank))
+            for rank, written in observed.written_bytes.items()}
+    if test.sample and not test.timed:
+        return check_sent(test.params, sent)
+    with compare.values_hidden():
+        return check_sent(test.params, sent)
 
 
 def _call_failure(run: Judgement, answer: dict[str, Any], when: str,

@@ -275,6 +275,24 @@ def status_bytes(pid: int, key: str, view: ProcView = HOST) -> int | None:
     return None
 
 
+def children_in(pid: int, view: ProcView) -> list[int]:
+    """The processes whose parent is pid, from a scan of the view's stat files, in the order the namespace
+    numbered them (a sandbox's pid namespace is new and numbers its processes as they start)."""
+    return sorted(child for child in view.pids() if (_stat_fields(child, view) or [None, None])[1] == str(pid))
+
+
+def written_bytes(pid: int, view: ProcView = HOST) -> int | None:
+    """The bytes pid has passed to write(2)-like calls so far (wchar of /proc/<pid>/io: pipes, files and
+    sockets written with write, writev and their kin), or None when it cannot be read."""
+    for line in (view.read(f"{pid}/io") or b"").splitlines():
+        if line.startswith(b"wchar:"):
+            try:
+                return int(line.split()[1])
+            except (ValueError, IndexError):
+                return None
+    return None
+
+
 def kill_all(pids: list[int]) -> None:
     """SIGKILL each host pid, ignoring those already gone."""
     for pid in pids:

@@ -1,5 +1,8 @@
 """Distributed problems: ranks inside one sandbox, gloo on loopback, collectives counted."""
 
+import ast
+import shutil
+
 import pytest
 
 from runner import load_problem
@@ -9,6 +12,8 @@ from .conftest import FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
 
 PROBLEM = load_problem("allreduce-sum", FIXTURE_PROBLEMS)
+ELEMENTS = 1 << 16
+FRAMING_BYTES = 16 << 10  # answer headers and gloo's own messages
 
 
 def test_the_reference_is_accepted_at_every_world_size_the_tests_ask_for():
@@ -53,3 +58,36 @@ def reduce_sum(x: torch.Tensor) -> torch.Tensor:
 '''
     verdict = judge_for_tests(PROBLEM, source, tests="all")
     assert verdict.verdict == "accepted", verdict.tests
+
+
+def test_the_bytes_each_rank_sends_are_read_from_outside_its_process(tmp_path):
+    """The kernel's count of what each rank process wrote during the call, less the tensors it answered with,
+    reaches a checker's check_sent by rank: here rank 0 writes 1 MiB more than its all-reduce needs."""
+    package = tmp_path / "allreduce-sum"
+    shutil.copytree(FIXTURE_PROBLEMS / "allreduce-sum", package)
+    toml = package / "problem.toml"
+    toml.write_text(toml.read_text().replace("params = { n = 5, world_size = 2 }",
+                                             f"params = {{ n = {ELEMENTS}, world_size = 2 }}"))
+    with open(package / "checker.py", "a") as checker:
+        checker.write("\n\ndef check_sent(params, sent):\n    return 'sent ' + repr(sorted(sent.items()))\n")
+    source = b'''import os
+import torch
+import torch.distributed as dist
+
+
+def reduce_sum(x):
+    if dist.get_rank() == 0:
+        with open("/dev/null", "wb") as sink:
+            sink.write(bytes(1 << 20))
+    total = x.clone()
+    dist.all_reduce(total)
+    return total
+'''
+    verdict = judge_for_tests(load_problem("allreduce-sum", tmp_path), source, tests="sample")
+    message = verdict.tests[0].message
+    assert verdict.verdict == "wrong_answer" and message.startswith("sent "), verdict.tests
+    sent = dict(ast.literal_eval(message.removeprefix("sent ")))
+    # Two ranks' all-reduce sends each rank's whole tensor once; the answered sum itself is not counted.
+    tensor_bytes = 4 * ELEMENTS
+    assert tensor_bytes <= sent[1] < tensor_bytes + FRAMING_BYTES, sent
+    assert (1 << 20) <= sent[0] - sent[1] < (1 << 20) + FRAMING_BYTES, sent
