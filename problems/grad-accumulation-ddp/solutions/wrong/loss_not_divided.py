@@ -2,17 +2,19 @@
 # mistake: each micro-batch's mean loss is backpropagated as it is, so the window's gradient is the sum over m micro-batches, m times the large batch's
 # message: it is 4 times the global batch's gradient: each micro-batch's loss is a mean
 # fails-on: w2-four-micro-batches
-from contextlib import nullcontext
-
-from torch.nn.parallel import DistributedDataParallel
+import torch.distributed as dist
 
 
 class Accumulator:
     def __init__(self, model):
-        self.ddp = DistributedDataParallel(model)
+        self.model = model
+        self.trainable = [p for p in model.parameters() if p.requires_grad]
 
     def accumulate(self, micro_batches, loss_fn):
-        last = len(micro_batches) - 1
-        for i, (x, y) in enumerate(micro_batches):
-            with self.ddp.no_sync() if i < last else nullcontext():
-                loss_fn(self.ddp(x), y).backward()
+        for x, y in micro_batches:
+            loss = loss_fn(self.model(x), y)
+            loss.backward()
+        world = dist.get_world_size()
+        for parameter in self.trainable:
+            dist.all_reduce(parameter.grad)
+            parameter.grad.div_(world)
