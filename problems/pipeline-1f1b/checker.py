@@ -29,7 +29,7 @@ def schedule_message(table, p, m, show):  # show: name the offending step (sampl
     at = lambda s, k: f"stage {s}'s step {k}, %s(%s)," % rows[s][k] if show else "a step"  # noqa: E731
     for s, row in enumerate(rows):
         if len(row) != 2 * m:
-            return f"{f'stage {s} takes {len(row)} steps' if show else 'a stage takes another number'}: {SAYS['count']}"
+            return f"{f'stage {s} takes {len(row)}' if show else 'a stage takes a wrong number of'} {SAYS['count']}"
         for k, (kind, i) in enumerate(row):
             held = sum((taken[0] == "F") - (taken[0] == "B") for taken in row[:k + 1])  # forward, not yet backward
             rule = "unknown" if kind == "?" or not 0 <= i < m else "twice" if (kind, i) in row[:k] else \

@@ -1,6 +1,6 @@
 # expect: wrong_answer
 # mistake: a warm-up of p - s - 1 forwards even when there are fewer micro-batches than that: forwards of micro-batches that do not exist, and backwards of negative ones
-# message: 2m steps each
+# message: 2m steps in all
 # fails-on: more-schedules
 import torch
 import torch.distributed as dist
