@@ -32,7 +32,7 @@ def check(params, inputs, got, expected):
             return message + mistake(params, x, out.double(), rank, tol)
     wrong = [rank for rank, m in enumerate(moved) if not m[0] == m[2] == 2 * (p - 1)]
     same = all(torch.equal(got[f"out@{rank}"], got["out@0"]) for rank in range(p))
-    return volume(params, {rank: m[1] for rank, m in enumerate(moved)}, "sent") or (wrong and SAYS["steps"].format(
+    return volume(params, {rank: m[1] for rank, m in enumerate(moved)}, " sent") or (wrong and SAYS["steps"].format(
         rank=wrong[0], p=p, steps=2 * (p - 1), ring=SAYS["ring"])) or (None if same else SAYS["differ"])
 
 
@@ -48,8 +48,8 @@ def moves(report):
 
 def check_sent(params, sent):
     """The bytes each rank's process wrote in the call (the kernel's count), where a chunk dwarfs the framing."""
-    return volume(params, {r: sent.get(r, 0) / 4 for r in range(params["world_size"])}, "wrote") \
-        if params["n"] >= LARGE else None
+    if params["n"] >= LARGE:
+        return volume(params, {r: sent.get(r, 0) / 4 for r in range(params["world_size"])}, SAYS["kernel"])
 
 
 def volume(params, sent, verb):
