@@ -48,9 +48,9 @@ def schedule_message(table, p, m, show):  # show: name the offending step (sampl
         position, ticks = [position[s] + (s in ready) for s in range(p)], ticks + 1
     if ticks != 2 * (m + p - 1):
         s, k = next((s, k) for s in range(p) for k in range(2 * m) if rows[s][k] != ref[s][k])
-        departs = f"; {at(s, k)[:-1]} where 1F1B takes %s(%s)" % ref[s][k] if show else ""
-        return (f"the stages sit idle {ticks - 2 * m}/{ticks} of the time, more than 1F1B's bubble (p-1)/(m+p-1) = "
-                f"{p - 1}/{m + p - 1} ({2 * (m + p - 1)} ticks, not {ticks}){departs}: {SAYS['bubble']}")
+        departs = f" (here {ticks - 2 * m}/{ticks}; {at(s, k)} where 1F1B takes {'%s(%s)' % ref[s][k]})"
+        return (f"the stages sit idle longer than 1F1B's bubble, (p-1)/(m+p-1) = {p - 1}/{m + p - 1} of "
+                f"{2 * (m + p - 1)} ticks{departs if show else ''}: {SAYS['bubble']}")
 
 
 def gradients_message(params, inputs, got):  # from the last stage back: the first wrong one shows where it broke

@@ -1,6 +1,6 @@
 # expect: wrong_answer
 # mistake: the cool-down's backwards in reverse order: each waits for a micro-batch the next stage finishes last
-# message: more than 1F1B's bubble
+# message: longer than 1F1B's bubble
 # fails-on: schedules
 import torch
 import torch.distributed as dist

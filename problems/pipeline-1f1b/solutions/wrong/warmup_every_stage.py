@@ -1,6 +1,6 @@
 # expect: wrong_answer
 # mistake: the same warm-up of p - 1 forwards on every stage: the later stages delay the backwards they could start at once, and the bubble grows
-# message: more than 1F1B's bubble
+# message: longer than 1F1B's bubble
 # fails-on: schedules
 import torch
 import torch.distributed as dist
