@@ -29,7 +29,7 @@ def check(params, inputs, got, expected):
         who, out = f"rank {rank} of {p}'s tensor", got.get(f"out@{rank}")
         message = compare.layout(who, out, truth.float()) or compare.tensors(who, out.double(), truth, atol=tol, rtol=0)
         if message:
-            return message + mistake(params, x, out.double(), rank, tol)
+            return message + mistake(params, x, out, rank, tol)
     wrong = [rank for rank, m in enumerate(moved) if not m[0] == m[2] == 2 * (p - 1)]
     same = all(torch.equal(got[f"out@{rank}"], got["out@0"]) for rank in range(p))
     return volume(params, {rank: m[1] for rank, m in enumerate(moved)}, " sent") or (wrong and SAYS["steps"].format(
@@ -38,12 +38,9 @@ def check(params, inputs, got, expected):
 
 def moves(report):
     """(sends, elements sent, receives) in a rank's report."""
-    found = [0, 0, 0]
-    for operator, calls, elements, _ in report.phases["call"]:
-        kind = ranks.family(operator.rsplit(".", 1)[0])
-        found[0], found[1] = found[0] + calls * (kind == "send"), found[1] + elements * (kind == "send")
-        found[2] += calls * (kind == "recv")
-    return found
+    seen = [(ranks.family(op.rsplit(".", 1)[0]), calls, elements) for op, calls, elements, _ in report.phases["call"]]
+    return [sum(c for kind, c, _ in seen if kind == "send"), sum(e for kind, _, e in seen if kind == "send"),
+            sum(c for kind, c, _ in seen if kind == "recv")]
 
 
 def check_sent(params, sent):
@@ -63,7 +60,9 @@ def volume(params, sent, verb):
 
 def mistake(params, x, out, rank, atol):
     """ " — <the classic mistake>" when rank's wrong tensor shows one, else ""."""
-    p, n, truth, says = params["world_size"], params["n"], x.sum(0), SAYS["mistakes"]
+    if out is None or out.shape != x[0].shape:
+        return ""
+    p, n, truth, says, out = params["world_size"], params["n"], x.sum(0), SAYS["mistakes"], out.double()
     close = lambda got, want: got.numel() == 0 or (got - want).abs().max().item() <= atol  # noqa: E731
     tail = p * (n // p)
     if n % p and close(out[:tail], truth[:tail]):
