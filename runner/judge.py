@@ -32,11 +32,13 @@ from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXC
 
 MAX_SOURCE_BYTES = 256 << 10
 # What imports torch._dynamo on first use (torch.optim's first step, torch.utils.checkpoint, torch.func's
-# transforms, torch.compile, an operation on the meta device): a sandbox whose code or tests name one of
-# these imports it before the load (about 1.7 s of CPU and 35 MiB), so that no call is charged for it; every
-# other sandbox is spared the cost.
+# transforms, torch.compile, DistributedDataParallel's constructor, an operation on the meta device): a
+# sandbox whose code or tests name one of these imports it before the load (about 1.7 s of CPU and 35 MiB), so
+# that no call is charged for it; every other sandbox is spared the cost. On the CPU the ranks of a distributed
+# problem are forks of the process that imported it, so they start with it too, where each would import it
+# again (3.5 s of CPU per DistributedDataParallel rank on a busy machine).
 DYNAMO_USERS = re.compile(rb"optim|checkpoint|torch\.func|from torch import func|functorch|compile|_dynamo|"
-                          rb"torch\.export|torch\.fx|pipelining|\bmeta\b")
+                          rb"torch\.export|torch\.fx|pipelining|DistributedDataParallel|\bmeta\b")
 LOAD_TIMEOUT_S = 10.0
 RANK_START_S = 20.0
 Event = Callable[[dict[str, Any]], None]

@@ -91,3 +91,24 @@ def reduce_sum(x):
     tensor_bytes = 4 * ELEMENTS
     assert tensor_bytes <= sent[1] < tensor_bytes + FRAMING_BYTES, sent
     assert (1 << 20) <= sent[0] - sent[1] < (1 << 20) + FRAMING_BYTES, sent
+
+
+def test_ranks_of_a_submission_that_names_ddp_start_with_dynamo_imported():
+    """DistributedDataParallel's constructor imports torch._dynamo (seconds of CPU): the controller imports it
+    before it forks the ranks, once, rather than every rank paying for it inside a test."""
+    source = b'''import sys
+import torch.distributed as dist
+
+# Would wrap a model in torch.nn.parallel.DistributedDataParallel. (The module's name is spelled in two
+# parts: written whole, it alone would have the controller import it.)
+if "torch._dyn" "amo" not in sys.modules:
+    raise RuntimeError("this rank would import it itself")
+
+
+def reduce_sum(x):
+    total = x.clone()
+    dist.all_reduce(total)
+    return total
+'''
+    verdict = judge_for_tests(PROBLEM, source, tests="sample")
+    assert verdict.verdict == "accepted", verdict.tests
