@@ -15,7 +15,7 @@ from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
@@ -87,6 +87,22 @@ def submission_create(*, user, problem: Problem, source: str, suite: str,
             f"The source is {size:,} bytes; the limit is {settings.JUDGE_MAX_SOURCE_BYTES:,}.",
             reason=RefusalReason.TOO_LARGE,
         )
+    if not idempotency_key:
+        return _create(user, problem, source, suite, None)
+    try:
+        return _create(user, problem, source, suite, idempotency_key)
+    except (OperationalError, InterfaceError):
+        # The database ended the connection in the middle of the transaction (a restart, a failover, an
+        # administrator's pg_terminate_backend), or rolled it back (a deadlock): health checks only catch a
+        # connection that died before the request. With a key the transaction runs once more on a new
+        # connection, and can never make a second submission: if the first did commit, the key finds it.
+        if connection.in_atomic_block:
+            raise  # the transaction around this one is lost too
+        connection.close()
+        return _create(user, problem, source, suite, idempotency_key)
+
+
+def _create(user, problem: Problem, source: str, suite: str, idempotency_key: str | None) -> Created:
     with transaction.atomic():
         # One user's submissions are created one at a time, so two requests racing cannot both slip under a
         # limit (SQLite serialises every write transaction anyway).

@@ -2,7 +2,9 @@
 
 from datetime import timedelta
 
+import psycopg
 import pytest
+from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from interview.models import ProblemDraft, Status, Submission, SubmissionTest
@@ -155,3 +157,45 @@ def test_rejudging_clears_the_judgement_and_queues_it_again(embedded_queue, djan
     waiting.refresh_from_db()
     assert waiting.deliveries == 0  # left as it was
     assert sorted(embedded_queue.taken("cpu")) == sorted([done.pk, failed.pk])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_keyed_submission_whose_connection_the_database_ends_mid_transaction_is_made_once(
+    user, problem, embedded_queue
+):
+    """The soak's PostgreSQL connection drop: a request already past the health check loses its connection in
+    the middle of the INSERT. With an idempotency key the transaction runs again on a new connection."""
+    if connection.vendor != "postgresql":
+        pytest.skip("ending one backend's connection is PostgreSQL's pg_terminate_backend")
+    ended = []
+
+    def end_the_connection_at_the_insert(execute, sql, params, many, context):
+        if sql.startswith('INSERT INTO "interview_submission"') and not ended:
+            ended.append(connection.connection.info.backend_pid)
+            with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", [ended[0]])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(end_the_connection_at_the_insert):
+        created = create(user, problem, key="after-a-dropped-connection")
+    assert ended and connection.connection.info.backend_pid != ended[0]
+    assert list(Submission.objects.filter(user=user).values_list("pk", flat=True)) == [created.submission.pk]
+    assert embedded_queue.taken("cpu") == [created.submission.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_key_a_submission_whose_connection_ends_is_not_sent_again(user, problem, embedded_queue):
+    """Without a key nothing tells a commit that happened from one that did not, so the error stands."""
+    if connection.vendor != "postgresql":
+        pytest.skip("ending one backend's connection is PostgreSQL's pg_terminate_backend")
+
+    def end_the_connection_at_the_insert(execute, sql, params, many, context):
+        if sql.startswith('INSERT INTO "interview_submission"'):
+            with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+        return execute(sql, params, many, context)
+
+    with pytest.raises(DatabaseError), connection.execute_wrapper(end_the_connection_at_the_insert):
+        create(user, problem)
+    connection.close()
+    assert not Submission.objects.filter(user=user).exists()
