@@ -1,9 +1,12 @@
 """Problem sets: curated in the admin (by staff or the curators group), listed when published, in order."""
 
 import re
+from importlib import import_module
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 
 from interview.models import Origin, ProblemSet, Rating
 from interview.services.practice import review_record
@@ -34,10 +37,20 @@ def set_fields(**overrides) -> dict:
     return {**fields, **overrides}
 
 
+def curators_group() -> Group:
+    """The group migration 0005 makes. A test that commits (transaction=True) empties every table when it ends,
+    the migration's rows too, and may have run earlier in this process: then the migration makes it again, with
+    the models as they were at that migration."""
+    if not Group.objects.filter(name="curators").exists():
+        apps = MigrationLoader(connection).project_state(("interview", "0005_curators_group")).apps
+        import_module("interview.migrations.0005_curators_group").create_curators(apps, None)
+    return Group.objects.get(name="curators")
+
+
 @pytest.fixture
 def curator(client):
     user = UserFactory(is_staff=True)
-    user.groups.add(Group.objects.get(name="curators"))
+    user.groups.add(curators_group())
     client.force_login(user)
     return client
 
