@@ -104,10 +104,16 @@ def checked(problem: Problem, test: TestSpec, inputs: dict[str, torch.Tensor], g
             expected: dict[str, torch.Tensor]) -> str | None:
     """The problem's checker on one call's outputs; on a hidden test (and every timed call, whose inputs are
     hidden too) its messages show no values."""
+    return _worded(test, problem.checker.check, test.params, inputs, got, expected)
+
+
+def _worded(test: TestSpec, rule, *args) -> str | None:
+    """rule(*args), whose message on a hidden test (and every timed call, whose inputs are hidden too) shows
+    no values."""
     if test.sample and not test.timed:
-        return problem.checker.check(test.params, inputs, got, expected)
+        return rule(*args)
     with compare.values_hidden():
-        return problem.checker.check(test.params, inputs, got, expected)
+        return rule(*args)
 
 
 def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor], observed: Observed) -> str | None:
@@ -123,10 +129,7 @@ def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor],
                 "could not be told apart), so this test cannot be passed")
     sent = {rank: written - sum(tensor.nbytes for name, tensor in got.items() if name.rpartition("@")[2] == str(rank))
             for rank, written in observed.written_bytes.items()}
-    if test.sample and not test.timed:
-        return check_sent(test.params, sent)
-    with compare.values_hidden():
-        return check_sent(test.params, sent)
+    return _worded(test, check_sent, test.params, sent)
 
 
 def _call_failure(run: Judgement, answer: dict[str, Any], when: str,
