@@ -23,7 +23,7 @@ from .conftest import ATTACKS, header_field, judge_for_tests, read_expectation, 
 # The first test's setup judges every attack, one after another (the module's fixture): minutes, not the
 # suite's five-minute bound for one test.
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, pytest.mark.takes_minutes, requires_bubblewrap,
-              pytest.mark.timeout(1500)]
+              pytest.mark.timeout(3000)]
 
 CPU_ATTACKS = sorted(p for p in ATTACKS.glob("*.py") if header_field(p, "device") in (None, "cpu"))
 CANARIES = [Path("/runner-attack-canary"), Path("/usr/runner-attack-canary"), Path("/etc/runner-attack-canary"),

@@ -16,11 +16,12 @@ from .conftest import FIXTURE_PROBLEMS, ROOT, TEST_KEY, requires_bubblewrap
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
 
 
+# Alone on two cores it takes 13 to 25 minutes, by the machine; beside the rest of the suite, up to twice that.
 @pytest.mark.takes_minutes
-@pytest.mark.timeout(1500)
+@pytest.mark.timeout(3300)
 def test_check_all_meets_every_expectation():
     result = subprocess.run([sys.executable, "-m", "runner", "check", "--all", "--jobs", "2"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=1400)
+                            capture_output=True, text=True, timeout=3200)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "all expectations met" in result.stdout
 

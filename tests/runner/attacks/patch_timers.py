@@ -2,13 +2,14 @@
 # message: observed from outside the sandbox
 # tests: all
 # Burns 40 ms of CPU per call (the reference needs about 2), after making every clock it can reach,
-# the judge's own included, stand still.
+# the judge's own included, stand still. It counts its own thread's CPU time, not the wall clock's: on a busy
+# machine 40 ms of wall clock can be a fraction of that in CPU, which no judge should call too slow.
 import sys
 import time
 
 import torch
 
-_real_perf_counter = time.perf_counter
+_real_thread_time = time.thread_time
 
 
 def _frozen(*args, **kwargs):
@@ -25,8 +26,8 @@ for module in list(sys.modules.values()):
 
 
 def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    deadline = _real_perf_counter() + 0.04
-    while _real_perf_counter() < deadline:
+    deadline = _real_thread_time() + 0.04
+    while _real_thread_time() < deadline:
         pass
     e = (x - x.amax(dim, keepdim=True)).exp()
     return e / e.sum(dim, keepdim=True)
