@@ -34,6 +34,11 @@ CUDA_SLACK_BYTES = 256 << 20
 # overruled there when the outside view exceeds twice it by more than this. On the CPU the outside view is
 # the sandbox's CPU time, and the figure judged is never below it.
 CUDA_FLOOR_GRAIN_MS = 2.0
+# A timed test whose figure after a round, judged as after the last, is more than this many times its limit
+# runs no more rounds: a loop where a kernel belongs (ten to a hundred times the reference) is called too slow
+# a round in, and a Submit of it waits seconds instead of a minute. A correct solution's per-call CPU time is
+# not a third of its neighbour's in one round and three times it in the next; near the limit every round runs.
+DECISIVE_TIME_FACTOR = 3.0
 
 
 class Judgement(Protocol):
@@ -247,8 +252,15 @@ def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | N
         user_total_s, ref_total_s = ((user_seen.wall_s, ref_seen.wall_s) if run.device == "cuda"
                                      else (user_cpu_s, ref_seen.cpu_s))
         floors.append(_trusted_floor_ms(user_total_s, ref_total_s, ref_answer["times_ns"]))
-    return _judge_time(run.problem, run.device, result, statistics.median(user_times), statistics.median(floors),
-                       statistics.median(reference_times))
+        figures = (statistics.median(user_times), statistics.median(floors), statistics.median(reference_times))
+        rounds_left = limits.timed_rounds - round_index - 1
+        if rounds_left and _judged_ms(run.device, *figures[:2])[0] > DECISIVE_TIME_FACTOR * _allowed_ms(
+                run.problem, figures[2]):
+            decided = _judge_time(run.problem, run.device, result, *figures)
+            result.message += (f" (after round {round_index + 1} of {limits.timed_rounds}: over "
+                               f"{DECISIVE_TIME_FACTOR:g}× the limit, so the other rounds were not run)")
+            return decided
+    return _judge_time(run.problem, run.device, result, *figures)
 
 
 def _timing_inputs(run: Judgement, test: TestSpec, round_index: int, count: int) -> dict[str, torch.Tensor]:
@@ -309,16 +321,22 @@ def _judge_time(problem: Problem, device: str, result: TestResult, reported_ms: 
     """The time verdict on the median reported time and the median observed one: on the CPU the figure
     judged is the larger, so a report can make the verdict worse, never better."""
     limits = problem.limits
-    user_ms, note = reported_ms, ""
-    overruled = observed_ms > 2 * reported_ms + CUDA_FLOOR_GRAIN_MS if device == "cuda" else observed_ms > reported_ms
-    if overruled:
-        user_ms = observed_ms
-        note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)"
+    user_ms, overruled = _judged_ms(device, reported_ms, observed_ms)
+    note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)" if overruled else ""
     result.time_ms = user_ms
     figures = TimeFigures(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
-    allowed = min(limits.time_ratio * reference_ms, limits.time_cap_ms)
-    if user_ms > allowed:
+    if user_ms > _allowed_ms(problem, reference_ms):
         result.status = TIME_LIMIT_EXCEEDED
         result.message = (f"median {user_ms:.3f} ms per call{note}, {figures.ratio:.1f}× the reference's "
                           f"{reference_ms:.3f} ms; the limit is {limits.time_words()}")
     return figures
+
+
+def _judged_ms(device: str, reported_ms: float, observed_ms: float) -> tuple[float, bool]:
+    """The per-call figure judged, and whether the outside view overruled the report."""
+    overruled = observed_ms > 2 * reported_ms + CUDA_FLOOR_GRAIN_MS if device == "cuda" else observed_ms > reported_ms
+    return (observed_ms if overruled else reported_ms), overruled
+
+
+def _allowed_ms(problem: Problem, reference_ms: float) -> float:
+    return min(problem.limits.time_ratio * reference_ms, problem.limits.time_cap_ms)

@@ -79,6 +79,23 @@ def test_a_slow_solution_fails_the_time_ratio_not_the_wall_clock():
     assert verdict.time.ratio > 10
 
 
+def test_a_solution_far_over_the_time_limit_is_decided_after_one_round_and_one_near_it_after_all():
+    """A figure over three times the limit after the first timed round ends the test there; one over the limit
+    by less is timed every round before it is called too slow."""
+    def repeated(times: int) -> bytes:
+        return (b"import torch\n"
+                b"def softmax(x, dim=-1):\n"
+                b"    for _ in range(%d):\n"
+                b"        e = (x - x.amax(dim, keepdim=True)).exp()\n"
+                b"        y = e / e.sum(dim, keepdim=True)\n"
+                b"    return y\n" % times)
+
+    far = judge_for_tests("stable-softmax", repeated(120)).tests[-1]
+    assert far.status == "time_limit_exceeded" and "(after round 1 of 3: over 3× the limit" in far.message, far
+    near = judge_for_tests("stable-softmax", repeated(50)).tests[-1]
+    assert near.status == "time_limit_exceeded" and "after round" not in near.message, near
+
+
 CAUSAL_MASK = ROOT / "problems" / "causal-mask"
 # The reference, plus 256 KiB of scratch on the kv-cache-offset test's last call only: well under the
 # floor every test may hold, many times the reference's few bytes there.
