@@ -32,15 +32,18 @@ class ProcView:
 
     def pids(self) -> list[int]:
         """Every process this procfs lists."""
-        try:
-            return [int(name) for name in os.listdir(self.fd) if name.isdigit()]
-        except OSError:
-            return []
+        return [int(name) for name in self._listing(".") if name.isdigit()]
 
     def tasks(self, pid: int) -> list[str]:
         """The thread ids of pid, as names under its task directory."""
+        return self._listing(f"{pid}/task")
+
+    def _listing(self, relative: str) -> list[str]:
+        # Listed through a descriptor of its own: os.listdir on a shared one reads from, and rewinds, the
+        # offset every duplicate shares, so two threads listing at once (the memory watch and a CPU sample)
+        # each saw part of the directory, often none of it.
         try:
-            fd = os.open(f"{pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=self.fd)
+            fd = os.open(relative, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=self.fd)
         except OSError:
             return []
         try:
