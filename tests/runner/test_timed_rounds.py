@@ -1,0 +1,60 @@
+"""A timed test's second set of rounds: when the first set comes out over the limit by less than the decisive
+factor, the test is timed again on fresh inputs and the better set judged (the first round alone decides a
+figure far over: test_judge.py).
+
+Each submission is a correct softmax that repeats its work some number of times in each call on the timed
+test's shape ([512, 256]), so that its cost follows the reference's from machine to machine: a repeat costs
+a seventh to a fifth of the reference's forward and backward, and the limit is five times the reference."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import judge_for_tests, requires_bubblewrap
+
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
+
+# Seven to ten times the reference: over its limit, and under three times it.
+NEAR_MISS_REPEATS = 50
+# One check of the timed test's output, then a set of three rounds of a warm-up and five calls each; the kit
+# calls softmax twice a call (once for its output, again on leaves for the backward, runner/kit/sandbox.py).
+FIRST_SET_CALLS = 2 * (1 + 3 * 6)
+
+SOURCE = """
+import torch
+
+_calls = [0]
+
+
+def softmax(x, dim=-1):
+    repeats = 1
+    if tuple(x.shape) == (512, 256):
+        _calls[0] += 1
+        repeats = {repeats} if _calls[0] <= {slow_calls} else 1
+    for _ in range(repeats):
+        e = (x - x.amax(dim, keepdim=True)).exp()
+        y = e / e.sum(dim, keepdim=True)
+    return y
+"""
+
+
+def timed_result(slow_calls: int):
+    source = SOURCE.format(repeats=NEAR_MISS_REPEATS, slow_calls=slow_calls)
+    verdict = judge_for_tests("stable-softmax", source, tests="all")
+    timed = [test for test in verdict.tests if test.name.startswith("timed")]
+    assert timed, [(t.name, t.status, t.message[:200]) for t in verdict.tests]
+    return verdict, timed[0]
+
+
+def test_a_near_miss_is_timed_on_a_second_set_and_still_rejected():
+    verdict, timed = timed_result(slow_calls=10**9)
+    assert verdict.verdict == "time_limit_exceeded", timed.message
+    assert "the better of two sets of 3 rounds" in timed.message, timed.message
+    assert "other rounds were not run" not in timed.message
+
+
+def test_a_set_slowed_by_a_burst_is_timed_again_and_the_better_set_judged():
+    # Slow through the first set alone, as a correct solution is beside a burst of the machine's other work.
+    verdict, timed = timed_result(slow_calls=FIRST_SET_CALLS)
+    assert verdict.verdict == "accepted", timed.message
+    assert verdict.time.ratio < 5, verdict.time
