@@ -6,6 +6,8 @@
 #   PYTHON=/path/to/python3 bench/gpu_check.sh    an interpreter that has torch with CUDA (default: python3)
 #   FULL=1 bench/gpu_check.sh              also `check --all --device cuda` (every solution of every problem)
 #   DEVICE=cpu bench/gpu_check.sh          the same steps on the CPU, to try the script on a machine without GPU
+#   JOBS=4 bench/gpu_check.sh              judge the references and the hostile files four at a time (default 1),
+#                                          so that a many-core host gets through them within a short lease
 #
 # The host needs PyTorch and CUDA, nothing else: where bubblewrap or setpriv is missing, the Debian packages
 # in .gpu-bundle/ (fetched beforehand on a machine with a registry, see docs/operating.md "GPU check") are
@@ -17,6 +19,7 @@ out=${1:-${OUT:-$root/gpu-check-out}}
 mkdir -p "$out"
 py=${PYTHON:-python3}
 device=${DEVICE:-cuda}
+jobs=${JOBS:-1}
 summary="$out/summary.txt"
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
@@ -64,14 +67,21 @@ print("sandbox:", verdict["sandbox"])
 print("inside:", message[message.rfind("PROBE") + 5:].splitlines()[0] if "PROBE" in message else message[-800:])
 PY
 
-say "== each problem's reference on $device (all tests)"
+say "== each problem's reference on $device (all tests, $jobs at a time)"
 slugs=$("$py" -m runner list --json | "$py" -c 'import json, sys; print(" ".join(p["slug"] for p in json.load(sys.stdin) if p["needs"] != "cpu"))')
+at_most_jobs() { while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done; }
 for slug in $slugs; do
-    started=$(date +%s.%N)
-    "${runner[@]}" "${sandbox[@]}" judge "$slug" "problems/$slug/reference.py" --device "$device" --json \
-        > "$out/reference-$slug.json" 2> "$out/reference-$slug.stderr"
-    elapsed=$(echo "$(date +%s.%N) - $started" | bc 2>/dev/null || echo "?")
-    "$py" - "$out/reference-$slug.json" "$slug" "$elapsed" <<'PY' 2>&1 | tee -a "$summary"
+    at_most_jobs
+    (
+        started=$(date +%s.%N)
+        "${runner[@]}" "${sandbox[@]}" judge "$slug" "problems/$slug/reference.py" --device "$device" --json \
+            > "$out/reference-$slug.json" 2> "$out/reference-$slug.stderr"
+        echo "$(date +%s.%N) - $started" | bc > "$out/reference-$slug.seconds" 2>/dev/null
+    ) &
+done
+wait
+for slug in $slugs; do
+    "$py" - "$out/reference-$slug.json" "$slug" "$(cat "$out/reference-$slug.seconds" 2>/dev/null)" <<'PY' 2>&1 | tee -a "$summary"
 import json, sys
 try:
     v = json.load(open(sys.argv[1]))
@@ -89,15 +99,20 @@ say "== speed on $device: the warm pool, and the judge's timing against triton.t
     ${setpriv:+--setpriv "$setpriv"} 2>"$out/gpu-speed.stderr" | tee -a "$summary" \
     || say "gpu_speed.py failed: $(tail -5 "$out/gpu-speed.stderr")"
 
-say "== hostile files on $device"
-for attack in cuda_side_stream cuda_memory_bomb infinite_loop memory_bomb_tensors fork_bomb read_repository \
-        connect_redis malicious_pickle disable_tracker_pop disable_tracker_bypass forbidden_through_aten \
-        patch_timers memoise_by_address background_thread_timed outlive_double_fork; do
+say "== hostile files on $device ($jobs at a time)"
+attacks="cuda_side_stream cuda_memory_bomb infinite_loop memory_bomb_tensors fork_bomb read_repository
+    connect_redis malicious_pickle disable_tracker_pop disable_tracker_bypass forbidden_through_aten
+    patch_timers memoise_by_address background_thread_timed outlive_double_fork"
+for attack in $attacks; do
+    at_most_jobs
     file=tests/runner/attacks/$attack.py
-    expected=$(sed -n 's/^# expect: //p' "$file" | head -1)
     tests=$(sed -n 's/^# tests: //p' "$file" | head -1)
     "${runner[@]}" "${sandbox[@]}" judge stable-softmax "$file" --device "$device" --tests "${tests:-sample}" \
-        --json > "$out/attack-$attack.json" 2> "$out/attack-$attack.stderr"
+        --json > "$out/attack-$attack.json" 2> "$out/attack-$attack.stderr" &
+done
+wait
+for attack in $attacks; do
+    expected=$(sed -n 's/^# expect: //p' "tests/runner/attacks/$attack.py" | head -1)
     got=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$out/attack-$attack.json" 2>/dev/null || echo "no-verdict")
     [ "$got" = "$expected" ] && mark=ok || mark=UNEXPECTED
     say "$mark  $attack: expected $expected, got $got"
@@ -105,6 +120,6 @@ done
 
 if [ "${FULL:-0}" = 1 ]; then
     say "== check --all on $device"
-    "${runner[@]}" "${sandbox[@]}" check --all --device "$device" 2>&1 | tee "$out/check.txt" | tail -40 | tee -a "$summary"
+    "${runner[@]}" "${sandbox[@]}" check --all --jobs "$jobs" --device "$device" 2>&1 | tee "$out/check.txt" | tail -40 | tee -a "$summary"
 fi
 say "== done; figures in $out"
