@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "interview.lost_connection.RetryReadsOnLostConnection",
 ]
 
 ROOT_URLCONF = "interview.urls"
@@ -75,7 +76,8 @@ TEMPLATES = [
 ]
 
 # A persistent connection the server ended (a restart, a failover, an administrator's terminate) is found
-# dead before a request uses it, not by the request's first query answering 500.
+# dead before a request uses it, not by the request's first query answering 500; one ended after that check,
+# while the request has only read, is replaced and the view run again (interview/lost_connection.py).
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
