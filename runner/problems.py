@@ -42,6 +42,12 @@ class ProblemError(Exception):
     """A problem that does not exist or whose package is malformed."""
 
 
+# Each package's checker, by its folder and version: a worker loads the problem for every submission, and what a
+# checker keeps from one judgement to the next (a plain model's peak it measured, say) serves every later one,
+# as within `runner check`. A changed file is a new version, so an edited package is imported afresh.
+_CHECKERS: dict[tuple[str, str], Any] = {}
+
+
 @dataclass(frozen=True)
 class Limits:
     """A problem's limits; ratios are to the reference measured in the same run."""
@@ -127,16 +133,22 @@ class Problem:
     def checker(self) -> Any:
         """The trusted checker (imported once, never sent to the sandbox): checker.py, or for a standard kind
         the kit's checker around spec.py."""
-        if self._checker is None and self.standard:
-            self._checker = kit_standard.StandardChecker(self.path, self.slug, self.kind, self.interface,
-                                                         self.tolerance, self.mistakes, self.version)
         if self._checker is None:
-            name = f"judge_checker_{self.slug.replace('-', '_')}_{self.version[:12]}"
-            spec = importlib.util.spec_from_file_location(name, self.path / "checker.py")
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            self._checker = module
+            key = (str(self.path.resolve()), self.version)
+            if key not in _CHECKERS:
+                _CHECKERS[key] = self._import_checker()
+            self._checker = _CHECKERS[key]
         return self._checker
+
+    def _import_checker(self) -> Any:
+        if self.standard:
+            return kit_standard.StandardChecker(self.path, self.slug, self.kind, self.interface, self.tolerance,
+                                                self.mistakes, self.version)
+        name = f"judge_checker_{self.slug.replace('-', '_')}_{self.version[:12]}"
+        spec = importlib.util.spec_from_file_location(name, self.path / "checker.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
 
     def selected_tests(self, which: str) -> list[TestSpec]:
         """The sample tests, or all of them (samples first, as listed)."""

@@ -83,3 +83,20 @@ def test_expectations_are_read_from_the_leading_comments():
     assert read_expectation(b"# expect: forbidden\n# message: aten::_softmax\nimport torch\n") == (
         "forbidden", "aten::_softmax")
     assert read_expectation(b"import torch\n") == (None, None)
+
+
+def test_a_checker_is_imported_once_per_version_however_often_its_problem_is_loaded(tmp_path):
+    """A worker loads the problem for each submission: what the checker keeps (checkpointed-block's plain
+    model's peak) serves every later judgement, and an edited package gets a checker of its own."""
+    checkpointed = load_problem("checkpointed-block").checker
+    assert load_problem("checkpointed-block").checker is checkpointed
+    assert load_problem("stable-softmax").checker is load_problem("stable-softmax").checker
+    edited = tmp_path / "checkpointed-block"
+    shutil.copytree(ROOT / "problems" / "checkpointed-block", edited)
+    copied = load_problem("checkpointed-block", tmp_path).checker
+    assert copied is not checkpointed  # another folder
+    with (edited / "checker.py").open("a") as checker:
+        checker.write("\nEDITED = True\n")
+    changed = load_problem("checkpointed-block", tmp_path).checker
+    assert changed is not copied and changed.EDITED
+    assert load_problem("checkpointed-block", tmp_path).checker is changed
