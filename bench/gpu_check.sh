@@ -6,8 +6,8 @@
 #   PYTHON=/path/to/python3 bench/gpu_check.sh    an interpreter that has torch with CUDA (default: python3)
 #   FULL=1 bench/gpu_check.sh              also `check --all --device cuda` (every solution of every problem)
 #   DEVICE=cpu bench/gpu_check.sh          the same steps on the CPU, to try the script on a machine without GPU
-#   JOBS=4 bench/gpu_check.sh              judge the references and the hostile files four at a time (default 1),
-#                                          so that a many-core host gets through them within a short lease
+#   JOBS=4 bench/gpu_check.sh              judge the references, the hostile files and FULL's check --all four at
+#                                          a time (default 1), so that a many-core host gets through them in a short lease
 #
 # The host needs PyTorch and CUDA, nothing else: where bubblewrap or setpriv is missing, the Debian packages
 # in .gpu-bundle/ (fetched beforehand on a machine with a registry, see docs/operating.md "GPU check") are

@@ -8,8 +8,8 @@ inside values_hidden(), and a checker that writes a value into a message of its 
 from __future__ import annotations
 
 import contextlib
-import math
 import contextvars
+import math
 from collections.abc import Iterator
 
 import torch

@@ -231,17 +231,17 @@ def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | N
     rounds, and a second on fresh inputs when the first came out over the limit by less than the decisive
     factor; the set judged is the one nearer its limit."""
     limits = run.problem.limits
-    best = None
+    best, sets = None, 0
     for first_round in (0, limits.timed_rounds):
         measured = _timed_rounds(run, test, result, range(first_round, first_round + limits.timed_rounds))
         if measured is None:
             return None
-        figures, cut_short = measured
-        if best is None or _share_of_limit(run, figures) < _share_of_limit(run, best[0]):
+        sets += 1
+        if best is None or _share_of_limit(run, measured[0]) < _share_of_limit(run, best[0]):
             best = measured
-        if cut_short or _share_of_limit(run, best[0]) <= 1.0:
+        if best[1] or _share_of_limit(run, best[0]) <= 1.0:
             break
-    (figures, cut_short), sets = best, 1 if first_round == 0 else 2
+    figures, cut_short = best
     decided = _judge_time(run.problem, run.device, result, *figures)
     if cut_short:
         result.message += (f" (after round {cut_short} of {limits.timed_rounds}: over {DECISIVE_TIME_FACTOR:g}× "
