@@ -120,6 +120,8 @@ class Harness:
         # Distributed problems: each group's rank processes by world size, in rank order (see rank_pids).
         self.rank_pids: dict[int, list[int]] = {}
         self.default_world_size = 1
+        # Whether torch._dynamo was imported before the load (warm_up_dynamo), and whether the judge asked for it.
+        self.dynamo_warm = self.dynamo_used = False
         # Called once, as closing begins: how a warm pool learns that the judge it lent this process to is done.
         self.on_done: Callable[[], None] | None = None
 
@@ -137,12 +139,17 @@ class Harness:
             procs.host_pid(self.harness_pid, procs.descendants(self.process.pid)) if self.harness_pid else None)
         self.clock = cputime.SandboxClock(self.process.processes, self.harness_pid, host_pid)
 
-    def warm_up_dynamo(self, device: str, *, timeout_s: float = WARM_TIMEOUT_S) -> None:
+    def warm_up_dynamo(self, device: str, *, timeout_s: float = WARM_TIMEOUT_S, ahead: bool = False) -> None:
         """Before the load: have the harness import torch._dynamo and run a checkpointed backward (see
-        runner/harness/serve.py, warm_up_dynamo). Only trusted code has run when it is asked."""
+        runner/harness/serve.py, warm_up_dynamo), unless it has. ahead: a warm pool asks before any judge has
+        the process, which does not make it used. Only trusted code has run when it is asked."""
+        self.dynamo_used = self.dynamo_used or not ahead
+        if self.dynamo_warm:
+            return
         answer = self.process.request({"type": "warm", "device": device}, timeout_s=timeout_s).header
         if answer.get("type") != "warmed":
             raise RuntimeError(f"the harness did not warm up: {answer}")
+        self.dynamo_warm = True
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""

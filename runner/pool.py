@@ -7,6 +7,12 @@ process (or the one still starting, which is further along than a cold start), a
 start when the pool is empty or was built for other settings. The judge sends the process one submission
 and closes it; nothing of it serves another run.
 
+torch._dynamo, which the judge has a process import before the load where the code names what uses it
+(checkpointing, the optimisers, torch.compile: about a second of CPU and 70 MiB), is imported by a refill too
+when the last judge the pool lent processes to asked for it: a person working on such a problem finds
+it paid at their next Run, and the pool of a worker judging other problems pays nothing for it. A batch's pool
+does not (see below): its refills race the judge, and one that imported more would only be ready later.
+
 Refills: one process at a time, in a thread of the pool, and only while no process the pool lent is still
 open and no caller holds the pool (`hold()`: a worker holds it until the verdict is written), so a refill
 never delays a result. A batch that judges one file after another (`runner check`) asks for
@@ -78,6 +84,8 @@ class WarmPool:
         self._ready: deque[Harness] = deque()
         self._starting: _Starting | None = None
         self._lent = 0
+        # Whether refills import torch._dynamo: whether the last judge asked any of its processes to.
+        self._warm_dynamo = self._asked_dynamo = False
         self._holds = 0
         self._closing = False
         self._changed = threading.Condition()
@@ -187,11 +195,15 @@ class WarmPool:
         if not counted:
             with self._changed:
                 self._lent += 1
-        harness.on_done = self._returned
+        harness.on_done = lambda: self._returned(harness)
 
-    def _returned(self) -> None:
+    def _returned(self, harness: Harness | None = None) -> None:
         with self._changed:
             self._lent -= 1
+            self._asked_dynamo = self._asked_dynamo or (harness is not None and harness.dynamo_used)
+            # The processes lent since the pool last had none out are one judge's (the user's and the reference's).
+            if self._lent == 0 and not self.refill_while_lent:
+                self._warm_dynamo, self._asked_dynamo = self._asked_dynamo, False
             self._changed.notify_all()
 
     def _wants_another(self) -> bool:
@@ -243,10 +255,16 @@ class WarmPool:
                 self.stats.started += 1
             try:
                 starting.harness.wait_ready(timeout_s=POOLED_READY_TIMEOUT_S)
-            except Ended as ended:
+                with self._changed:
+                    warm_dynamo = self._warm_dynamo
+                if warm_dynamo:
+                    starting.harness.warm_up_dynamo("cpu" if self.gpu_index is None else "cuda",
+                                                    timeout_s=POOLED_READY_TIMEOUT_S, ahead=True)
+            except (Ended, RuntimeError) as error:
                 starting.failed = True
                 if not self._closing:
-                    logger.warning("Warm pool: a sandbox did not start: %s\n%s", ended.detail,
+                    detail = error.detail if isinstance(error, Ended) else str(error)
+                    logger.warning("Warm pool: a sandbox did not start: %s\n%s", detail,
                                    starting.harness.output()[1][-2000:])
         with self._changed:
             self._starting = None

@@ -42,11 +42,12 @@ class Lending:
     """A start_harness that records every process the pool lends."""
 
     def __init__(self, pool: WarmPool):
-        self.pool, self.lent = pool, []
+        self.pool, self.lent, self.dynamo_warm_when_lent = pool, [], []
 
     def __call__(self, options, **settings):
         harness = self.pool.start_harness(options, **settings)
         self.lent.append(harness)
+        self.dynamo_warm_when_lent.append(harness.dynamo_warm)
         return harness
 
 
@@ -135,6 +136,18 @@ def test_a_process_lent_while_still_starting_finishes_its_start_for_the_judge(ma
     lending = Lending(pool)
     assert _judge(REFERENCE, lending).verdict == "accepted"
     assert pool.stats.lent_starting + pool.stats.lent_ready == 1 and pool.stats.cold == 0
+
+
+def test_refills_import_dynamo_after_a_judge_that_asked_for_it_and_not_after_one_that_did_not(make_pool):
+    pool = make_pool(2)
+    lending = Lending(pool)
+    # Only the user's code names what imports torch._dynamo; the reference's process is not asked to.
+    names_checkpointing = REFERENCE + b"\n# torch.utils.checkpoint: not used\n"
+    for source in (names_checkpointing, REFERENCE, REFERENCE):
+        assert pool.wait_full(READY_S)
+        assert _judge(source, lending, cache=ReferenceCache()).verdict == "accepted"
+    assert lending.dynamo_warm_when_lent == [False, False, True, True, False, False]
+    assert [harness.dynamo_used for harness in lending.lent] == [True, False, False, False, False, False]
 
 
 @pytest.mark.skipif(not procs.can_raise_priority(), reason="needs CAP_SYS_NICE to undo an idle start")
