@@ -14,6 +14,7 @@ import os
 import re
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -167,46 +168,33 @@ def precheck(source: bytes) -> str | None:
     return None
 
 
-class TruthPrefetch:
-    """A thread of the trusted side that computes, in test order, what the checker needs from each test's inputs
-    alone (its truths, for a checker with `prepare`), while the sandboxes run the calls: a judge then costs the
-    longer of the two, not their sum. The checker finds each truth ready, or waits for the one under way
-    (runner/kit/memo.py); a truth that fails here is computed again where the check needs it, and fails there.
-    A test's timed calls come after its checked call; `stop` ends the thread at the next truth."""
+class ReferenceLane:
+    """The reference's process, worked from a thread of its own: its load and its checked calls run beside the
+    user's process, on the core that process leaves idle, instead of between the user's calls. Jobs run in the
+    order given. The first that fails makes every later one fail the same way: a reference that could not load
+    answers nothing after. Its process ending is the judge's failure, never a verdict on the user's code."""
 
-    def __init__(self, problem: Problem, hidden_seed: int, cases: list):
-        self.problem, self.hidden_seed, self.cases = problem, hidden_seed, cases
-        self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"truths {problem.slug}", daemon=True)
+    def __init__(self, name: str):
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._failure: BaseException | None = None
 
-    def start(self) -> TruthPrefetch:
-        if hasattr(self.problem.checker, "prepare"):
-            self._thread.start()
-        return self
+    def submit(self, job: Callable[[], Any]) -> Future:
+        return self._executor.submit(self._run, job)
 
-    def stop(self) -> None:
-        self._stopped.set()
+    def close(self) -> None:
+        """Run nothing more; a job under way ends with its process, which the judge has killed."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
 
-    def _work(self):
-        for test, inputs in self.cases:
-            yield test, lambda inputs=inputs: inputs
-            if test.timed:
-                limits = self.problem.limits
-                for round_index in range(limits.timed_rounds):
-                    for index in range(limits.timed_iterations):
-                        yield test, lambda r=round_index, i=index, test=test: timed_call_inputs(
-                            self.problem, self.hidden_seed, test, r, i)
-
-    def _run(self) -> None:
-        if torch.get_num_threads() > TRUSTED_THREADS:
-            torch.set_num_threads(TRUSTED_THREADS)
-        for test, inputs in self._work():
-            if self._stopped.is_set():
-                return
-            try:
-                self.problem.checker.prepare(test.params, inputs())
-            except Exception:  # noqa: BLE001 - the check itself meets the same failure and reports it
-                continue
+    def _run(self, job: Callable[[], Any]) -> Any:
+        if self._failure is not None:
+            raise self._failure
+        try:
+            return job()
+        except Ended as ended:
+            self._failure = RuntimeError(f"the reference's process ended: {ended.detail}")
+        except BaseException as error:  # noqa: BLE001 - kept for every later job, then raised
+            self._failure = error
+        raise self._failure
 
 
 class _Run:
@@ -231,13 +219,18 @@ class _Run:
         self.source_lines = 0
         self.user: Harness | None = None
         self.reference: Harness | None = None
+        self.lane = ReferenceLane(f"reference {problem.slug}")
+        # The trusted side's own work that need not wait its turn (runner/testcase.py: a timed test's inputs and
+        # checks), done while the sandboxes work.
+        self.helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"trusted {problem.slug}")
         self.results: list[TestResult] = []
         self.time = TimeFigures()
         self.memory = MemoryFigures()
         self.memory_share = 0.0  # the verdict's memory figures' test: its peak over its limit
         self.sandbox_words = ""
         self.reference_cases: dict[str, tuple[dict[str, Any], dict[str, torch.Tensor]]] = {}
-        self.truths: TruthPrefetch | None = None
+        self._timed_lock = threading.Lock()
+        self._timed_drawn: dict[tuple[str, int, int], Future] = {}
 
     def judge(self, source: bytes) -> Verdict:
         self.emit({"event": "started", "problem": self.problem.slug, "device": self.device,
@@ -252,8 +245,6 @@ class _Run:
                 detail += "\nreference harness stderr:\n" + self.reference.output()[1][-2000:]
             self._finish_with(TestResult(self._next_name(), INTERNAL_ERROR, detail))
         finally:
-            if self.truths:
-                self.truths.stop()
             shared = self.shared_reference
             if shared and shared.owns(self.reference) and not self.reference.process.ended():
                 kept = self.reference  # the next judgement of the problem uses it
@@ -266,6 +257,8 @@ class _Run:
             stdout, stderr = self.user.output() if self.user else ("", "")
             for harness in harnesses:
                 harness.close_in_background()
+            self.lane.close()
+            self.helper.shutdown(wait=False, cancel_futures=True)
         verdict = Verdict(problem=self.problem.slug, verdict=overall(self.results), tests=self.results,
                           device=self.device, sandbox=self.sandbox_words, time=self.time, memory=self.memory,
                           stdout=stdout, stderr=stderr, problem_version=self.problem.version,
@@ -279,8 +272,7 @@ class _Run:
         if problem:
             self.sandbox_words = "none: the file was rejected before anything ran"
             return self._finish_with(TestResult(self.tests[0].name, COMPILE_ERROR, problem))
-        cases = [(test, self._inputs(test)) for test in self.tests]
-        self.truths = TruthPrefetch(self.problem, self.hidden_seed, cases).start()
+        cases = self._prepare_ahead()
         # The reference starts beside the user's process, its start hidden behind the user's, when the first
         # test needs it, or when a timed test will and the run goes on past failures (every timed round calls
         # it); otherwise only when a test needs it, which a failing run may never reach.
@@ -297,7 +289,8 @@ class _Run:
         failure = self._load_failure(loaded)
         if failure:
             return self._finish_with(failure)
-        for test, inputs in cases:
+        for test, drawn in cases:
+            inputs = drawn()
             if not test.sample and inputs and not self.hidden_inputs_sent:
                 self.user.process.hide_output_from_now()
                 self.hidden_inputs_sent = True
@@ -316,6 +309,57 @@ class _Run:
     def _inputs(self, test: TestSpec) -> dict[str, torch.Tensor]:
         return self.problem.checker.inputs(test.params, seeds.generator(self._seed(test), test.name))
 
+    def _prepare_ahead(self) -> list[tuple[TestSpec, Callable[[], dict[str, torch.Tensor]]]]:
+        """Each test's inputs, as a call that waits for them, drawn in test order on the helper thread from now
+        on, each followed by what the checker needs from them alone (its truths, for a checker with `prepare`),
+        and a timed test's by its first round's: while the sandboxes run the calls, so that a judge costs the
+        longer of the two, not their sum. The checker finds each truth ready, or waits for the one under way
+        (runner/kit/memo.py); a truth that fails here is computed again where the check needs it, and fails
+        there."""
+        cases = []
+        for test in self.tests:
+            drawn = self.beside(lambda test=test: self._inputs(test))
+            cases.append((test, drawn))
+            self._prepare_beside(test, drawn)
+            if test.timed:
+                self.prepare_round(test, 0)
+        return cases
+
+    def prepare_round(self, test: TestSpec, round_index: int) -> None:
+        """Draw the inputs of a round of timed calls, and prepare their truths, on the helper thread."""
+        for index in range(self.problem.limits.timed_iterations):
+            drawn = self.beside(lambda r=round_index, i=index: self.timed_inputs(test, r, i))
+            self._prepare_beside(test, drawn)
+
+    def _prepare_beside(self, test: TestSpec, drawn: Callable[[], dict[str, torch.Tensor]]) -> None:
+        prepare = getattr(self.problem.checker, "prepare", None)
+        if prepare is None:
+            return
+
+        def prepared() -> None:
+            try:
+                prepare(test.params, drawn())
+            except Exception:  # noqa: BLE001 - the check itself meets the same failure and reports it
+                pass
+
+        self.beside(prepared)
+
+    def timed_inputs(self, test: TestSpec, round_index: int, index: int) -> dict[str, torch.Tensor]:
+        """The inputs of one timed call, drawn once for the run by whoever asks first (the helper thread, or the
+        round itself when the helper has not reached them); a second asker waits for the first's draw."""
+        key = (test.name, round_index, index)
+        with self._timed_lock:
+            drawn = self._timed_drawn.get(key)
+            mine = drawn is None
+            if mine:
+                drawn = self._timed_drawn[key] = Future()
+        if mine:
+            try:
+                drawn.set_result(timed_call_inputs(self.problem, self.hidden_seed, test, round_index, index))
+            except BaseException as error:  # noqa: BLE001 - every asker meets it
+                drawn.set_exception(error)
+        return drawn.result()
+
     def _cache_key(self, test: TestSpec) -> str:
         return reference_cache.key(self.problem.version, self.device, self._seed(test), test.name, test.params)
 
@@ -325,11 +369,20 @@ class _Run:
             self.reference_cases[test.name] = found
         return found is not None
 
-    def reference_result(self, test: TestSpec, inputs: dict[str, torch.Tensor]):
-        """The reference harness's (answer, outputs) for a test, from the cache when possible."""
+    def reference_result(self, test: TestSpec,
+                         inputs: dict[str, torch.Tensor]) -> Callable[[], tuple[dict[str, Any], dict[str, torch.Tensor]]]:
+        """The reference's (answer, outputs) for a test, as a call that returns them: from the cache when
+        possible, else from the reference's process, whose request starts now on the lane, beside whatever the
+        user's process is asked meanwhile."""
         if test.name in self.reference_cases or self._cached(test):
-            return self.reference_cases[test.name]
-        frame, _ = self.reference_harness().request({"type": "run", "params": test.params}, inputs,
+            found = self.reference_cases[test.name]
+            return lambda: found
+        self._ensure_reference()
+        pending = self.lane.submit(lambda: self._reference_call(test, inputs))
+        return lambda: self._waited(pending)
+
+    def _reference_call(self, test: TestSpec, inputs: dict[str, torch.Tensor]):
+        frame, _ = self.reference.request({"type": "run", "params": test.params}, inputs,
                                           timeout_s=max(5.0, 3 * self.problem.limits.time_cap_ms / 1000) + 30)
         if frame.header.get("error") or frame.header.get("forbidden") or frame.header.get("modified_inputs"):
             raise RuntimeError(f"the reference failed test {test.name}: {frame.header}")
@@ -337,6 +390,19 @@ class _Run:
         self.cache.put(self._cache_key(test), *result)
         self.reference_cases[test.name] = result
         return result
+
+    def _waited(self, pending: Future):
+        """pending's result. Time spent waiting for the reference is the judge's, so the run's wall clock is
+        moved on by it."""
+        started = time.monotonic()
+        try:
+            return pending.result()
+        finally:
+            self.wall_deadline += time.monotonic() - started
+
+    def beside(self, job: Callable[[], Any]) -> Callable[[], Any]:
+        pending = self.helper.submit(job)
+        return pending.result
 
     def request_timeout_s(self, wanted_s: float | None = None) -> float:
         """How long the next user request may take: its own allowance (by default a checked call's,
@@ -375,29 +441,31 @@ class _Run:
         return len(procs.owned_by(os.geteuid())) * 8 + 256
 
     def _start(self, *, need_reference: bool) -> None:
-        """The user's process, and the reference's beside it if asked; otherwise the reference starts when a
-        test first needs it (reference_harness)."""
+        """The user's process, and the reference's beside it if asked (its load on the lane); otherwise the
+        reference starts when a test first needs it."""
         self.user = self.start_harness(self.sandbox, **self._harness_settings())
         self.sandbox_words = self.user.sandbox
-        if need_reference and self.shared_reference:
-            self.reference = self.shared_reference.harness(self)
-        elif need_reference:
-            self.reference = self.start_harness(self.sandbox, **self._harness_settings())
+        if need_reference:
+            self._ensure_reference()
         self.user.wait_ready()
-        if self.reference and not (self.shared_reference and self.shared_reference.owns(self.reference)):
-            self._load_reference()
+
+    def _ensure_reference(self) -> None:
+        """The reference's process, started here (a process dies with the thread that started it, so never on
+        the lane) and loaded on the lane, unless it exists. A shared one is loaded when it is handed out."""
+        if self.reference is not None:
+            return
+        if self.shared_reference:
+            started = time.monotonic()
+            self.reference = self.shared_reference.harness(self)
+            self.wall_deadline += time.monotonic() - started
+            return
+        self.reference = self.start_harness(self.sandbox, **self._harness_settings())
+        self.lane.submit(self._load_reference)
 
     def reference_harness(self) -> Harness:
-        """The reference's process, started now if the run has not needed it yet. Its start is the judge's
-        cost, so the run's wall clock is moved on by what it took."""
-        if self.reference is None:
-            started = time.monotonic()
-            if self.shared_reference:
-                self.reference = self.shared_reference.harness(self)
-            else:
-                self.reference = self.start_harness(self.sandbox, **self._harness_settings())
-                self._load_reference()
-            self.wall_deadline += time.monotonic() - started
+        """The reference's process, loaded, once every request the lane holds for it has been answered."""
+        self._ensure_reference()
+        self._waited(self.lane.submit(lambda: None))
         return self.reference
 
     def _harness_settings(self) -> dict[str, Any]:

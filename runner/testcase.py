@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import torch
 
@@ -53,14 +53,25 @@ class Judgement(Protocol):
     source_lines: int  # lines of the submission's file
     hidden_inputs_sent: bool  # whether the user's process has been sent a hidden test's inputs yet
 
-    def reference_result(self, test: TestSpec, inputs: dict[str, torch.Tensor]) -> tuple[dict[str, Any], dict]:
-        """The reference's (answer, outputs) for the test, from the cache or the reference's process."""
+    def reference_result(self, test: TestSpec,
+                         inputs: dict[str, torch.Tensor]) -> Callable[[], tuple[dict[str, Any], dict]]:
+        """A call returning the reference's (answer, outputs) for the test, from the cache or the reference's
+        process, which starts on them now and works beside the user's."""
 
     def reference_harness(self) -> Harness:
-        """The reference's process, started when first needed."""
+        """The reference's process, started when first needed, with nothing left to answer."""
 
     def request_timeout_s(self, wanted_s: float | None = None) -> float:
         """How long the next request to the user's process may take."""
+
+    def beside(self, job: Callable[[], Any]) -> Callable[[], Any]:
+        """Start job on the trusted side's helper thread; a call that waits for its result and returns it."""
+
+    def timed_inputs(self, test: TestSpec, round_index: int, index: int) -> dict[str, torch.Tensor]:
+        """The inputs of one timed call (timed_call_inputs), drawn once for the run."""
+
+    def prepare_round(self, test: TestSpec, round_index: int) -> None:
+        """Have the helper thread draw a round's inputs (and the checker's truths for them) ahead of the round."""
 
 
 @dataclass
@@ -80,9 +91,10 @@ def forbidden_message(calls: list[str], when: str) -> str:
 
 def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) -> CaseResult:
     """The result of one test; raises sandbox.Ended when the user's process stops answering."""
-    expected_answer, expected = run.reference_result(test, inputs)
+    reference = run.reference_result(test, inputs)
     frame, observed = run.user.request({"type": "run", "params": test.params}, inputs,
                                        timeout_s=run.request_timeout_s())
+    expected_answer, expected = reference()
     answer = frame.header
     failure = _call_failure(run, answer, "during the call", inputs)
     if failure:
@@ -255,11 +267,18 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
                   rounds: range) -> tuple[tuple[float, float, float], int] | None:
     """Interleave rounds of the user's and the reference's timed calls on the same fresh inputs: the median
     reported, observed and reference figures, and the count of rounds run when the figure after one was over
-    the decisive factor (else 0); None when a timed call failed (the result says how)."""
+    the decisive factor (else 0); None when a timed call failed (the result says how).
+
+    The sandboxes take turns on one core; the trusted side's own work runs beside them, on another: each
+    round's inputs are drawn while the round before is timed, and each round's outputs are checked while the
+    next is. A wrong output is still decided before any figure: the set's checks are all waited for first."""
     limits = run.problem.limits
-    user_times, reference_times, floors = [], [], []
+    user_times, reference_times, floors, checks = [], [], [], []
+    figures, cut_short = (0.0, 0.0, 0.0), 0
     for count, round_index in enumerate(rounds, start=1):
         batch = _timing_inputs(run, test, round_index, limits.timed_iterations)
+        if count < len(rounds):
+            run.prepare_round(test, round_index + 1)
         order = ("user", "reference") if round_index % 2 == 0 else ("reference", "user")
         answers = {}
         # The user's sandbox is watched for the whole round: CPU it spends while the reference runs (a thread
@@ -268,23 +287,31 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
         for who in order:
             answers[who] = _timed_request(run, who, test, batch, limits.timed_iterations)
         user_cpu_s = run.user.cpu_since(round_started)
-        failure = _timed_failure(run, test, batch, answers, limits.timed_iterations)
+        (user_answer, user_outputs, _), (ref_answer, ref_outputs, ref_seen) = answers["user"], answers["reference"]
+        failure = _call_failure(run, user_answer, "during a timed call", batch)
         if failure:
             result.status, result.message = failure
             return None
-        (user_answer, user_outputs, user_seen), (ref_answer, _, ref_seen) = answers["user"], answers["reference"]
+        checks.append(run.beside(lambda batch=batch, got=user_outputs, expected=ref_outputs:
+                                 _wrong_timed_output(run, test, batch, got, expected, limits.timed_iterations)))
         # What a timed request holds (every call's inputs and outputs, copied) is allowed to stay resident.
         run.user.memory_allowance_bytes = max(run.user.memory_allowance_bytes,
                                               (result.peak_bytes or 0) + copied_bytes(batch, user_outputs))
         user_times += [ns / 1e6 for ns in user_answer["times_ns"]]
         reference_times += [ns / 1e6 for ns in ref_answer["times_ns"]]
-        user_total_s, ref_total_s = ((user_seen.wall_s, ref_seen.wall_s) if run.device == "cuda"
+        user_total_s, ref_total_s = ((answers["user"][2].wall_s, ref_seen.wall_s) if run.device == "cuda"
                                      else (user_cpu_s, ref_seen.cpu_s))
         floors.append(_trusted_floor_ms(user_total_s, ref_total_s, ref_answer["times_ns"]))
         figures = (statistics.median(user_times), statistics.median(floors), statistics.median(reference_times))
         if count < len(rounds) and _share_of_limit(run, figures) > DECISIVE_TIME_FACTOR:
-            return figures, count
-    return figures, 0
+            cut_short = count
+            break
+    for check in checks:
+        failure = check()
+        if failure:
+            result.status, result.message = failure
+            return None
+    return figures, cut_short
 
 
 def _share_of_limit(run: Judgement, figures: tuple[float, float, float]) -> float:
@@ -296,7 +323,7 @@ def _share_of_limit(run: Judgement, figures: tuple[float, float, float]) -> floa
 def _timing_inputs(run: Judgement, test: TestSpec, round_index: int, count: int) -> dict[str, torch.Tensor]:
     batch = {}
     for index in range(count):
-        for name, tensor in timed_call_inputs(run.problem, run.hidden_seed, test, round_index, index).items():
+        for name, tensor in run.timed_inputs(test, round_index, index).items():
             batch[f"{index}/{name}"] = tensor
     return batch
 
@@ -317,13 +344,10 @@ def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, to
     return frame.header, frame.tensors, observed
 
 
-def _timed_failure(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor], answers,
-                   count: int) -> tuple[str, str] | None:
-    user_answer, user_outputs, _ = answers["user"]
-    failure = _call_failure(run, user_answer, "during a timed call", batch)
-    if failure:
-        return failure
-    _, ref_outputs, _ = answers["reference"]
+def _wrong_timed_output(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor],
+                        user_outputs: dict[str, torch.Tensor], ref_outputs: dict[str, torch.Tensor],
+                        count: int) -> tuple[str, str] | None:
+    """The first timed call of a round whose outputs the checker rejects, as a wrong answer; None if none."""
     for index in range(count):
         prefix = f"{index}/"
         got = {k[len(prefix):]: v for k, v in user_outputs.items() if k.startswith(prefix)}

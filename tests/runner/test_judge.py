@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from runner import load_problem
@@ -121,3 +123,18 @@ def test_the_memory_figures_pair_the_peaks_of_the_test_closest_to_its_limit():
     assert verdict.memory.user_peak_bytes == heavy.peak_bytes > 65536 * 4
     assert verdict.memory.reference_peak_bytes == reference_peaks["kv-cache-offset"]
     assert reference_peaks["kv-cache-offset"] < max(reference_peaks.values())
+
+
+def test_a_reference_process_that_ends_is_the_judges_failure_not_the_submissions(tmp_path):
+    # The reference runs its checked calls on a thread of its own, beside the user's: its process ending there
+    # must still reach the verdict as the judge's failure.
+    shutil.copytree(SOFTMAX, tmp_path / "stable-softmax")
+    # Only in the sandbox, where the harness has loaded the driver: the trusted side runs the reference too, in
+    # float64, for its truths.
+    (tmp_path / "stable-softmax" / "reference.py").write_text(
+        (SOFTMAX / "reference.py").read_text()
+        + "\n\nimport os, sys\n\nif 'judge_driver' in sys.modules:\n    softmax = lambda x, dim=-1: os._exit(3)\n")
+    problem = load_problem("stable-softmax", tmp_path)
+    verdict = judge_for_tests(problem, (SOFTMAX / "reference.py").read_bytes(), tests="sample", cache=ReferenceCache())
+    assert verdict.verdict == "internal_error", verdict.tests
+    assert "the reference's process ended" in verdict.tests[0].message
