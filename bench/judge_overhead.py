@@ -7,7 +7,8 @@ For each test selection, interleaved, `--runs` times:
 
 - in-process: the same tests with no sandbox, in this process: inputs drawn, the reference called through
   the problem's driver and checked, and for a timed test its rounds of timed calls, twice (the judge times
-  the user's code and the reference's);
+  the user's code and the reference's), a warm-up call first, and only the first round where the judge
+  stops there (a figure under a third of its limit, runner/testcase.py);
 - pooled: `runner.judge` of the reference solution with a warm pool (runner/pool.py, two processes), each
   judge starting with the pool full, as a submission finds it on a worker between presses of Run;
 - cold: the same judge with every sandbox started on demand (JUDGE_POOL_SIZE=0).
@@ -42,6 +43,7 @@ from runner.harness.serve import Context, _module_from_source  # noqa: E402
 from runner.kit.memo import FLOAT64_RUNS  # noqa: E402
 from runner.pool import WarmPool  # noqa: E402
 from runner.sandbox import SandboxOptions, describe  # noqa: E402
+from runner.testcase import DECISIVE_TIME_FACTOR  # noqa: E402
 from stack import machine, mark, percentile  # noqa: E402
 
 KEY = b"b" * 32
@@ -62,13 +64,34 @@ class InProcess:
         self.solution = _module_from_source("bench_solution", problem.source("reference.py").decode(), "reference.py")
         self.context = Context(torch.device("cpu"))
 
-    def _call(self, test, inputs) -> None:
-        outputs = self.driver.run(self.solution, test.params, {k: v.clone() for k, v in inputs.items()}, self.context)
+    def _call(self, test, inputs) -> float:
+        """Seconds of this thread's CPU the driver's call took; the check comes after."""
+        inputs_copy = {k: v.clone() for k, v in inputs.items()}
+        started = time.thread_time()
+        outputs = self.driver.run(self.solution, test.params, inputs_copy, self.context)
+        elapsed = time.thread_time() - started
         message = self.problem.checker.check(test.params, inputs, outputs, outputs)
         assert message is None, message
+        return elapsed
+
+    def _timed_rounds(self, test, hidden: int) -> None:
+        """The judge's rounds of a timed test, the reference in both seats: a warm-up call each, then rounds
+        until the last, or until the first round's figure is far from its limit (testcase.DECISIVE_TIME_FACTOR)."""
+        limits = self.problem.limits
+        for _ in ("user", "reference"):
+            self._call(test, self.problem.checker.inputs(test.params, seeds.generator(hidden, test.name, "timed", 0, 0)))
+        for round_index in range(limits.timed_rounds):
+            times = {"user": [], "reference": []}
+            for who in times:
+                for index in range(limits.timed_iterations):
+                    generator = seeds.generator(hidden, test.name, "timed", round_index, index)
+                    times[who].append(self._call(test, self.problem.checker.inputs(test.params, generator)))
+            allowed = min(limits.time_ratio * statistics.median(times["reference"]), limits.time_cap_ms / 1000)
+            share = statistics.median(times["user"]) / max(allowed, 1e-9)
+            if round_index == 0 and not 1 / DECISIVE_TIME_FACTOR <= share <= DECISIVE_TIME_FACTOR:
+                return
 
     def run_ms(self, which: str) -> float:
-        limits = self.problem.limits
         hidden = seeds.hidden_seed(KEY, self.problem.version, 0)
         FLOAT64_RUNS.clear()  # the floor computes every truth once, as a judge of a seed not seen before does
         started = time.perf_counter()
@@ -76,11 +99,7 @@ class InProcess:
             seed = seeds.sample_seed(self.problem.slug) if test.sample else hidden
             self._call(test, self.problem.checker.inputs(test.params, seeds.generator(seed, test.name)))
             if test.timed:
-                for round_index in range(limits.timed_rounds):
-                    for _ in ("user", "reference"):
-                        for index in range(limits.timed_iterations + 1):
-                            generator = seeds.generator(hidden, test.name, "timed", round_index, index)
-                            self._call(test, self.problem.checker.inputs(test.params, generator))
+                self._timed_rounds(test, hidden)
         return (time.perf_counter() - started) * 1000
 
 

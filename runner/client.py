@@ -116,6 +116,7 @@ class Harness:
         self.rss_base_bytes: int | None = None
         # The most the judge has allowed this process to hold so far (runner/testcase.py, trusted_peak).
         self.memory_allowance_bytes = 0
+        self.timed_requests = 0  # how many timed requests it was sent (runner/testcase.py: the first warms up)
         self.ready: dict[str, Any] = {}
         # Distributed problems: each group's rank processes by world size, in rank order (see rank_pids).
         self.rank_pids: dict[int, list[int]] = {}

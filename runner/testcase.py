@@ -34,12 +34,14 @@ CUDA_SLACK_BYTES = 256 << 20
 # overruled there when the outside view exceeds twice it by more than this. On the CPU the outside view is
 # the sandbox's CPU time, and the figure judged is never below it.
 CUDA_FLOOR_GRAIN_MS = 2.0
-# A timed test whose figure after a round, judged as after the last, is more than this many times its limit
-# runs no more rounds: a loop where a kernel belongs (ten to a hundred times the reference) is called too slow
-# a round in, and a Submit of it waits seconds instead of a minute. A correct solution's per-call CPU time is
-# not a third of its neighbour's in one round and three times it in the next; near the limit every round runs,
-# and a set of rounds over the limit by less than this is timed once more (a burst on a shared machine has
-# made a correct solution's calls several times slower for a whole set), the better set judged.
+# A timed test whose figure after a round, judged as after the last, is more than this many times its limit, or
+# less than its inverse, runs no more rounds: a loop where a kernel belongs (ten to a hundred times the
+# reference) is called too slow a round in, and a solution a third of its limit or less is accepted a round in
+# (most problems allow several times the reference, and a correct solution takes about what it takes), so a
+# Submit of either waits for one round instead of all. A solution's per-call CPU time is not a third of its
+# neighbour's in one round and three times it in the next; near the limit every round runs, and a set of rounds
+# over the limit by less than this is timed once more (a burst on a shared machine has made a correct solution's
+# calls several times slower for a whole set), the better set judged.
 DECISIVE_TIME_FACTOR = 3.0
 
 
@@ -303,9 +305,12 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
                                      else (user_cpu_s, ref_seen.cpu_s))
         floors.append(_trusted_floor_ms(user_total_s, ref_total_s, ref_answer["times_ns"]))
         figures = (statistics.median(user_times), statistics.median(floors), statistics.median(reference_times))
-        if count < len(rounds) and _share_of_limit(run, figures) > DECISIVE_TIME_FACTOR:
+        share = _share_of_limit(run, figures)
+        if count < len(rounds) and share > DECISIVE_TIME_FACTOR:
             cut_short = count
             break
+        if count < len(rounds) and share < 1 / DECISIVE_TIME_FACTOR:
+            break  # far under its limit: judged on the rounds run
     for check in checks:
         failure = check()
         if failure:
@@ -334,11 +339,15 @@ def timed_call_inputs(problem: Problem, seed: int, test: TestSpec, round_index: 
 
 
 def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
+    """One timed request: count calls on the batch's inputs, after a warm-up call on a process's first timed
+    request (first uses: the allocator's pages, lazily built state); later rounds find them paid."""
     harness = run.user if who == "user" else run.reference_harness()
     allowance = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
     timeout = run.request_timeout_s(allowance) if who == "user" else allowance + 30
-    frame, observed = harness.request({"type": "time", "params": test.params, "iterations": count, "warmup": 1},
-                                      batch, timeout_s=timeout)
+    warmup = 0 if harness.timed_requests else 1
+    harness.timed_requests += 1
+    frame, observed = harness.request({"type": "time", "params": test.params, "iterations": count,
+                                       "warmup": warmup}, batch, timeout_s=timeout)
     if who == "reference" and (frame.header.get("error") or frame.header.get("forbidden")):
         raise RuntimeError(f"the reference failed its timed calls: {frame.header}")
     return frame.header, frame.tensors, observed

@@ -4,7 +4,10 @@ figure far over: test_judge.py).
 
 Each submission is a correct softmax that repeats its work some number of times in each call on the timed
 test's shape ([512, 256]), so that its cost follows the reference's from machine to machine: a repeat costs
-a seventh to a fifth of the reference's forward and backward, and the limit is five times the reference."""
+a seventh to a fifth of the reference's forward and backward, and the limit is five times the reference.
+
+A first round far under its limit ends the test: that is also checked here, with a solution whose calls slow
+down after it."""
 
 from __future__ import annotations
 
@@ -16,9 +19,13 @@ pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
 
 # Seven to ten times the reference: over its limit, and under three times it.
 NEAR_MISS_REPEATS = 50
-# One check of the timed test's output, then a set of three rounds of a warm-up and five calls each; the kit
-# calls softmax twice a call (once for its output, again on leaves for the backward, runner/kit/sandbox.py).
-FIRST_SET_CALLS = 2 * (1 + 3 * 6)
+# Two to three times the reference: under its limit, and over a third of it.
+UNDER_LIMIT_REPEATS = 15
+# One check of the timed test's output, a warm-up before the first round, then a set of three rounds of five
+# calls each; the kit calls softmax twice a call (once for its output, again on leaves for the backward,
+# runner/kit/sandbox.py).
+FIRST_SET_CALLS = 2 * (1 + 1 + 3 * 5)
+FIRST_ROUND_CALLS = 2 * (1 + 1 + 5)
 
 SOURCE = """
 import torch
@@ -30,7 +37,7 @@ def softmax(x, dim=-1):
     repeats = 1
     if tuple(x.shape) == (512, 256):
         _calls[0] += 1
-        repeats = {repeats} if _calls[0] <= {slow_calls} else 1
+        repeats = {repeats} if _calls[0] <= {switch_after} else {repeats_after}
     for _ in range(repeats):
         e = (x - x.amax(dim, keepdim=True)).exp()
         y = e / e.sum(dim, keepdim=True)
@@ -38,8 +45,10 @@ def softmax(x, dim=-1):
 """
 
 
-def timed_result(slow_calls: int):
-    source = SOURCE.format(repeats=NEAR_MISS_REPEATS, slow_calls=slow_calls)
+def timed_result(slow_calls: int = 0, *, repeats: int = NEAR_MISS_REPEATS, repeats_after: int = 1):
+    """The verdict and the timed test's result of a softmax that repeats its work `repeats` times in its first
+    `slow_calls` calls on the timed shape, and `repeats_after` times in every later one."""
+    source = SOURCE.format(repeats=repeats, switch_after=slow_calls, repeats_after=repeats_after)
     verdict = judge_for_tests("stable-softmax", source, tests="all")
     timed = [test for test in verdict.tests if test.name.startswith("timed")]
     assert timed, [(t.name, t.status, t.message[:200]) for t in verdict.tests]
@@ -58,3 +67,16 @@ def test_a_set_slowed_by_a_burst_is_timed_again_and_the_better_set_judged():
     verdict, timed = timed_result(slow_calls=FIRST_SET_CALLS)
     assert verdict.verdict == "accepted", timed.message
     assert verdict.time.ratio < 5, verdict.time
+
+
+def test_a_first_round_far_under_the_limit_is_judged_alone():
+    # Slower than the limit from the second round on, which is never run: the first says a third of the limit.
+    verdict, timed = timed_result(slow_calls=FIRST_ROUND_CALLS, repeats=1, repeats_after=NEAR_MISS_REPEATS)
+    assert verdict.verdict == "accepted", timed.message
+    assert verdict.time.ratio < 5 / 3, verdict.time
+
+
+def test_a_first_round_under_the_limit_but_not_far_under_it_is_followed_by_the_others():
+    verdict, timed = timed_result(slow_calls=FIRST_ROUND_CALLS, repeats=UNDER_LIMIT_REPEATS,
+                                  repeats_after=NEAR_MISS_REPEATS)
+    assert verdict.verdict == "time_limit_exceeded", timed.message
