@@ -16,9 +16,11 @@ from tests.judging_support import filesystem_broker, wait_for
 pytestmark = [pytest.mark.e2e, pytest.mark.sandbox]
 
 # kombu's file-system transport looked again a second after finding nothing, so a message waited half a second
-# on average, and up to a second. Woken by the kernel, a worker takes it in milliseconds; the bound leaves room
-# for a loaded machine.
-TAKEN_WITHIN_S = 0.3
+# on average, and up to a second: three of four within a tenth of one would happen by chance once in 270 runs.
+# Woken by the kernel, a worker takes each in milliseconds; beside the suite's heaviest tests one wake in four
+# has taken a third of a second, which the bound on the others leaves room for.
+TAKEN_WITHIN_S = 0.1
+OLD_POLL_S = 1.0
 NO_SUCH_SUBMISSION = 10**9
 
 
@@ -37,4 +39,4 @@ def test_a_message_on_the_folder_queue_reaches_an_idle_worker_well_within_the_ol
         wait_for(lambda: not any(waiting.glob("*.cpu.msg")), timeout=5, interval=0.002,
                  what="the worker to take the message")
         taken_after.append(time.monotonic() - published)
-    assert max(taken_after) < TAKEN_WITHIN_S, taken_after
+    assert sorted(taken_after)[2] < TAKEN_WITHIN_S and max(taken_after) < OLD_POLL_S, taken_after
