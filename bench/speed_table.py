@@ -12,10 +12,11 @@ is full again (as a person pressing a button finds it):
 - Run (sample tests), `--runs` + 1 submissions. The sample tests' inputs are fixed, so the first Run of a
   problem computes the reference's results (uncached) and every later one finds them in the worker's cache.
 - Submit (all tests), `--runs` submissions, each drawing its hidden seed: uncached, unless an earlier one drew
-  the same seed (counted, and left out of the uncached figures). Then each of them is judged again through the
+  the same seed (counted, and left out of the uncached figures). Each is judged again at once through the
   admin's re-judge, which keeps the seed it drew, so the worker holds the reference's results: the cached
   figures, from the moment the re-judge is queued to its verdict (the POST, a few milliseconds, is the only
-  part of a Submit this leaves out).
+  part of a Submit this leaves out). At once, because the worker's caches are bounded by bytes: re-judged
+  after nine other seeds, cross-entropy's float64 truths (131 MB for one 512 x 32,000 gradient) are gone.
 - In-process: the same tests with no sandbox, queue or database (bench/judge_overhead.py's InProcess: inputs
   drawn, the reference called through the problem's driver and checked, a timed test's rounds), `--runs` times
   in this process; the physical floor of a judge. Distributed problems have none (their ranks need processes).
@@ -115,14 +116,13 @@ def measure_stack(stack: Stack, rows: Rows, slugs: list[str], runs: int) -> dict
                 return api.submit(slug, source, tests=tests), sent
 
             run = [one_at_a_time(stack, rows, lambda: post("sample"))[0] for _ in range(runs + 1)]
-            submits = [one_at_a_time(stack, rows, lambda: post("all")) for _ in range(runs)]
-            seen, uncached = set(), []
-            for latency, _, seed in submits:
+            seen, uncached, cached = set(), [], []
+            for _ in range(runs):
+                latency, submission_id, seed = one_at_a_time(stack, rows, lambda: post("all"))
                 if seed not in seen:
                     uncached.append(latency)
                 seen.add(seed)
-            cached = [one_at_a_time(stack, rows, lambda i=submission_id: rejudge(stack, i))[0]
-                      for _, submission_id, _ in submits]
+                cached.append(one_at_a_time(stack, rows, lambda i=submission_id: rejudge(stack, i))[0])
             found[slug] = {"run uncached": run[:1], "run cached": run[1:], "submit uncached": uncached,
                            "submit cached": cached, "repeated seeds": runs - len(uncached)}
             print(f"  {stack.log_dir.name} {slug}: Run {percentile(run[1:], 50):.2f} s, Submit "
