@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import torch
@@ -26,7 +27,7 @@ from .client import Harness
 from .problems import KIT_SANDBOX_MODULES, Limits, Problem, ProblemError, TestSpec, load_problem
 from .sandbox import Ended, SandboxOptions, SandboxUnavailable, procs
 from .sandbox.process import DEADLINE, MEMORY
-from .testcase import CaseResult, forbidden_message, judge_case, timed_call_inputs
+from .testcase import DECISIVE_TIME_FACTOR, CaseResult, forbidden_message, judge_case, timed_call_inputs
 from .verdict import (COMPILE_ERROR, FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, PASSED, RUNTIME_ERROR,
                       SKIPPED, TIME_LIMIT_EXCEEDED, MemoryFigures, TestResult, TimeFigures, Verdict, overall,
                       ratio)
@@ -42,6 +43,11 @@ DYNAMO_USERS = re.compile(rb"optim|checkpoint|torch\.func|from torch import func
                           rb"torch\.export|torch\.fx|pipelining|DistributedDataParallel|\bmeta\b")
 LOAD_TIMEOUT_S = 10.0
 RANK_START_S = 20.0
+# A second lane is worth a process of its own when each lane has at least this much work (seconds of the
+# reference's calls): below it, what the lane saves is lost to its load and to the trusted side's threads of
+# two runs sharing the cores with three processes (flash-attention's 0.3 s of small tests beside its timed and
+# longest tests took 3.8 s in two lanes, 3.1 s in one).
+LANE_MIN_S = 0.8
 Event = Callable[[dict[str, Any]], None]
 
 
@@ -64,7 +70,7 @@ class JudgeOptions:
     """
 
     device: str = "auto"  # auto, cpu or cuda
-    tests: str = "all"  # all, sample, or a comma-separated list of test names
+    tests: str = "all"  # all or sample
     gpu_index: int = 0  # which GPU, on cuda
     threads: int = 1  # intra-op threads of the judged process
     sandbox: SandboxOptions = field(default_factory=SandboxOptions)
@@ -76,6 +82,11 @@ class JudgeOptions:
     start_harness: Callable[..., Harness] = Harness
     # One reference process kept across judgements of the same problem (runner check), instead of one each.
     shared_reference: SharedReference | None = None
+    # How many user processes may judge this submission at once: 2 lets a run whose checked calls all have
+    # their reference results cached judge its later hidden tests in a second process, beside the first, on
+    # the core one process leaves idle (see _Run.lanes). A caller passes 2 when it has processes to spare
+    # (a warm pool's, started ahead): a lane that has to start its process costs more than it saves.
+    lanes: int = 1
 
 
 class SharedReference:
@@ -129,8 +140,58 @@ def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | N
     if options.seed_index is not None and not 0 <= options.seed_index < seeds.SEEDS_PER_VERSION:
         raise JudgeError(f"seed_index is from 0 to {seeds.SEEDS_PER_VERSION - 1}, not {options.seed_index}")
     device = resolve_device(problem, options.device)
-    run = _Run(problem, device, problem.selected_tests(options.tests), options, on_event or (lambda event: None))
-    return run.judge(source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source)
+    tests = problem.selected_tests(options.tests)
+    emit = on_event or (lambda event: None)
+    encoded = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
+    if options.lanes > 1:
+        # Both lanes must draw their hidden inputs from the same seed.
+        options = replace(options, seed_index=seeds.draw_index() if options.seed_index is None else options.seed_index)
+        lanes = _Run(problem, device, tests, options, emit).lanes()
+        if lanes is not None:
+            return _judge_in_lanes(problem, device, tests, lanes, options, emit, encoded)
+    return _Run(problem, device, tests, options, emit).judge(encoded)
+
+
+def _judge_in_lanes(problem: Problem, device: str, tests: list[TestSpec], lanes: list[list[TestSpec]],
+                    options: JudgeOptions, emit: Event, source: bytes) -> Verdict:
+    """Judge each lane's tests in a run of its own, the runs side by side, and make one verdict of theirs.
+
+    Each run is a whole judgement of its tests (its own user process, the submission loaded in it, the same
+    seed), so every test is judged as it would be in one run; the verdict is the first failure in the problem's
+    order, as it is for one run. The first lane holds the sample tests: the output shown is its process's, the
+    other's (the same load, then hidden tests only) is never shown. Events reach `emit` from this thread, in
+    the order the tests finish, numbered by each test's place among all of them."""
+    place = {test.name: index for index, test in enumerate(tests)}
+    events: queue.Queue[dict[str, Any]] = queue.Queue()
+
+    def lane_event(event: dict[str, Any]) -> None:
+        if event["event"] == "test":
+            events.put({**event, "index": place[event["name"]], "total": len(tests)})
+
+    emit({"event": "started", "problem": problem.slug, "device": device, "total": len(tests)})
+    runs = [_Run(problem, device, lane, options, lane_event) for lane in lanes]
+    # A process started by a thread dies with that thread (bubblewrap's --die-with-parent): each lane's thread
+    # lives until its run has ended, and its processes with it.
+    with ThreadPoolExecutor(len(runs), thread_name_prefix=f"lane {problem.slug}") as executor:
+        judged = [executor.submit(run.judge, source) for run in runs]
+        while True:
+            try:
+                emit(events.get(timeout=0.05))
+            except queue.Empty:
+                if all(future.done() for future in judged):
+                    break
+        verdicts = [future.result() for future in judged]
+    results = sorted((result for verdict in verdicts for result in verdict.tests), key=lambda result: place[result.name])
+    timed = [run for run in runs if run.time.user_ms is not None]
+    # The memory figures of the test nearest its limit, the later one on a tie, as one run's are.
+    memory = max(reversed(runs), key=lambda run: run.memory_share).memory
+    first = verdicts[0]
+    verdict = Verdict(problem=problem.slug, verdict=overall(results), tests=results, device=device,
+                      sandbox=first.sandbox, time=timed[-1].time if timed else TimeFigures(), memory=memory,
+                      stdout=first.stdout, stderr=first.stderr, problem_version=problem.version,
+                      seed_index=next((verdict.seed_index for verdict in verdicts if verdict.seed_index is not None), None))
+    emit({"event": "finished", "verdict": verdict.verdict})
+    return verdict
 
 
 def resolve_device(problem: Problem, device: str) -> str:
@@ -231,6 +292,44 @@ class _Run:
         self.reference_cases: dict[str, tuple[dict[str, Any], dict[str, torch.Tensor]]] = {}
         self._timed_lock = threading.Lock()
         self._timed_drawn: dict[tuple[str, int, int], Future] = {}
+
+    def lanes(self) -> list[list[TestSpec]] | None:
+        """This run's tests in two lanes, or None where one process is as quick.
+
+        The second lane is a suffix of the hidden tests; the first holds every test before it, none of them
+        timed, and needs no reference process: the reference results of all checked calls are cached (the
+        reference's own time for each, cached with it, is what a lane's work is estimated by; a timed test's
+        rounds call both processes, each call about as long as its checked one: `_timed_calls`). The split chosen is the one
+        whose longer lane is shortest, and only where each lane has LANE_MIN_S of work. Only on the CPU, for a
+        single process's problem, and not in a run that stops at its first failure."""
+        if (self.device != "cpu" or self.stop_at_first_failure or self.shared_reference is not None
+                or self.problem.world_size != 1 or any(int(test.params.get("world_size", 1)) != 1 for test in self.tests)):
+            return None
+        limits = self.problem.limits
+        costs = []
+        for test in self.tests:
+            if not self._cached(test):
+                return None
+            call_s = int(self.reference_cases[test.name][0].get("time_ns", 0)) / 1e9
+            costs.append(call_s * (1 + (self._timed_calls(call_s) if test.timed else 0)))
+        first_hidden = next((index for index, test in enumerate(self.tests) if not test.sample), len(self.tests))
+        best = None
+        for split in range(max(first_hidden, 1), len(self.tests)):
+            if any(test.timed for test in self.tests[:split]):
+                break
+            first, second = sum(costs[:split]), sum(costs[split:])
+            if min(first, second) >= LANE_MIN_S and (best is None or max(first, second) < best[0]):
+                best = (max(first, second), split)
+        return None if best is None else [self.tests[:best[1]], self.tests[best[1]:]]
+
+    def _timed_calls(self, call_s: float) -> int:
+        """The calls a timed test's rounds make of both processes together, for a submission as fast as the
+        reference: a warm-up each, then every round's iterations each, or only the first round's where that
+        round puts it under a third of its limit (runner/testcase.py)."""
+        limits = self.problem.limits
+        allowed_s = min(limits.time_ratio * call_s, limits.time_cap_ms / 1000)
+        rounds = 1 if call_s < allowed_s / DECISIVE_TIME_FACTOR else limits.timed_rounds
+        return 2 * (1 + rounds * limits.timed_iterations)
 
     def judge(self, source: bytes) -> Verdict:
         self.emit({"event": "started", "problem": self.problem.slug, "device": self.device,
