@@ -208,7 +208,7 @@ class Judges:
         process = self.stack.start(name, [PYTHON, "-m", "celery", "-A", "interview", "worker", "--queues", "cpu",
                                           "--concurrency", "1", "--hostname", f"{name}@soak", "--without-mingle",
                                           "--without-gossip", "--loglevel", "INFO"],
-                                   JUDGE_POOL_SIZE="2", DJANGO_LOG_LEVEL="INFO", PYTHONUNBUFFERED="1",
+                                   JUDGE_POOL_SIZE="3", DJANGO_LOG_LEVEL="INFO", PYTHONUNBUFFERED="1",
                                    INTERVIEW_CONTENT_DIR=str(self.content))
         self.processes[name] = process
         self.starts += 1

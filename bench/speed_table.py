@@ -4,7 +4,7 @@ run in this process, on the default install and on PostgreSQL + Redis.
     .venv/bin/python bench/speed_table.py [--runs 10] [--problems mhsa,rope] [--stacks default,redis]
 
 Each stack is started from this checkout in production mode, as bench/run_latency.py starts it: gunicorn (two
-sync workers) and one Celery worker with one pool process and its warm pool of 2; the default install on a
+sync workers) and one Celery worker with one pool process and its warm pool of 3; the default install on a
 SQLite file and the embedded folder queue, the Redis path on a PostgreSQL database of its own and Redis
 database 14. For each problem, its reference, one submission at a time, each sent once the worker's warm pool
 is full again (as a person pressing a button finds it):

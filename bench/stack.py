@@ -232,7 +232,7 @@ class Stack:
         wait_until(answers, timeout=60, what="gunicorn to answer")
         return url
 
-    def worker(self, *, name: str, concurrency: int = 1, pool_size: int = 2, **environment: str) -> subprocess.Popen:
+    def worker(self, *, name: str, concurrency: int = 1, pool_size: int = 3, **environment: str) -> subprocess.Popen:
         """A Celery judge worker on the cpu queue; returns once its self-check passed, it consumes, and each
         pool process's warm pool is full."""
         process = self.start(name, [PYTHON, "-m", "celery", "-A", "interview", "worker", "--queues", "cpu",

@@ -4,7 +4,7 @@
 
 Starts its own stack from this checkout: a PostgreSQL database `interview_bench_latency` (created, loaded by
 sync_content, dropped at the end), Redis database 13 (emptied), gunicorn (two sync workers) and one Celery
-worker with one pool process (concurrency 1) and its warm pool (JUDGE_POOL_SIZE=2), all in production mode.
+worker with one pool process (concurrency 1) and its warm pool (JUDGE_POOL_SIZE=3, the default), all in production mode.
 Every submission is the mhsa reference solution on the sample tests ("Run"), sent with an API token.
 
 - One submitter: `--runs` submissions, one at a time, each sent once the worker's warm pool is full again
@@ -154,7 +154,7 @@ def main() -> None:
         database.drop()
         redis_database(REDIS_DB)
     print(f"machine: {machine()}")
-    print(f"stack: gunicorn (2 sync workers), PostgreSQL, Redis, one Celery worker process with a warm pool of 2; "
+    print(f"stack: gunicorn (2 sync workers), PostgreSQL, Redis, one Celery worker process with a warm pool of 3; "
           f"{PROBLEM} reference, sample tests; latency from server-side timestamps (no polling in it)")
     show(f"one submitter, {args.runs} submissions:", single_figures)
     print(f"  {'runner.judge in this process (warm pool)':44} p50 {percentile(judged_here, 50):8.1f} ms   "

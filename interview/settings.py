@@ -173,8 +173,9 @@ JUDGE_SWEEP_SECONDS = env_int("JUDGE_SWEEP_SECONDS", 10)
 JUDGE_QUEUED_GRACE_SECONDS = env_int("JUDGE_QUEUED_GRACE_SECONDS", 60)
 JUDGE_MAX_ATTEMPTS = env_int("JUDGE_MAX_ATTEMPTS", 3)
 # Sandboxed processes each judge process keeps started (torch imported), each lent to one submission; 0 starts
-# every sandbox cold. Two cover a full judge: the user's process and the reference's.
-JUDGE_POOL_SIZE = env_int("JUDGE_POOL_SIZE", 2)
+# every sandbox cold. Two cover a full judge, the user's process and the reference's; a third lets a cached Submit
+# judge its later hidden tests in a second lane (interview/judge/engine.py, LANE_PROCESSES).
+JUDGE_POOL_SIZE = env_int("JUDGE_POOL_SIZE", 3)
 # Refills start under SCHED_IDLE where the worker may raise them back (root or CAP_SYS_NICE).
 JUDGE_POOL_IDLE_PRIORITY = env_bool("JUDGE_POOL_IDLE_PRIORITY", True)
 EMBEDDED_QUEUE_DIR = Path(env_str("CELERY_QUEUE_DIR", str(BASE_DIR / "var" / "queue")))

@@ -114,6 +114,17 @@ class CheckResult:
         self.ok = self.verdict == ACCEPTED
 
 
+# What a judge in two lanes takes from the pool (runner/judge.py, JudgeOptions.lanes): the first lane's user
+# process, and the second's with the reference process its timed test needs. Only a pool that holds them all
+# ready is asked for a second lane, since a process started cold costs more time than the lane saves.
+LANE_PROCESSES = 3
+
+
+def lanes(pool: WarmPool) -> int:
+    """How many lanes the next judge may use: two while the pool holds LANE_PROCESSES ready, else one."""
+    return 2 if pool.waiting() >= LANE_PROCESSES else 1
+
+
 def sandbox_options() -> runner.SandboxOptions:
     """How judged code is isolated: a multi-user deployment refuses to judge without the real sandbox."""
     extra = {"state_dir": Path(settings.JUDGE_STATE_DIR)} if settings.JUDGE_STATE_DIR else {}
@@ -158,7 +169,7 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
             on_test(TestOutcome(index=event["index"], name=event["name"], status=event["status"],
                                 message=event["message"], time_ms=event["time_ms"], peak_bytes=event["peak_bytes"]))
 
-    pooled = {"start_harness": _pool.start_harness} if _pool is not None else {}
+    pooled = {"start_harness": _pool.start_harness, "lanes": lanes(_pool)} if _pool is not None else {}
     options = runner.JudgeOptions(device=device, tests=suite, sandbox=sandbox_options(), gpu_index=gpu_index,
                                   seed_index=seed_index, **pooled)
     try:
