@@ -48,6 +48,10 @@ RANK_START_S = 20.0
 # two runs sharing the cores with three processes (flash-attention's 0.3 s of small tests beside its timed and
 # longest tests took 3.8 s in two lanes, 3.1 s in one).
 LANE_MIN_S = 0.8
+# The reference's median timed call in the last run that timed it, by problem version, device and test: what a
+# timed test's calls cost, for planning lanes only (a checked call, under the watch that follows every tensor,
+# costs up to twice as much: checkpointed-block's 0.2 s against 0.1 s).
+TIMED_REFERENCE_S: dict[tuple[str, str, str], float] = {}
 Event = Callable[[dict[str, Any]], None]
 
 
@@ -299,9 +303,10 @@ class _Run:
         The second lane is a suffix of the hidden tests; the first holds every test before it, none of them
         timed, and needs no reference process: the reference results of all checked calls are cached (the
         reference's own time for each, cached with it, is what a lane's work is estimated by; a timed test's
-        rounds call both processes, each call about as long as its checked one: `_timed_calls`). The split chosen is the one
-        whose longer lane is shortest, and only where each lane has LANE_MIN_S of work. Only on the CPU, for a
-        single process's problem, and not in a run that stops at its first failure."""
+        rounds call both processes, each call as long as the reference's last timed one, or where none was
+        timed yet its checked one: `_timed_calls`). The split chosen is the one whose longer lane is shortest,
+        and only where each lane has LANE_MIN_S of work. Only on the CPU, for a single process's problem, and
+        not in a run that stops at its first failure."""
         if (self.device != "cpu" or self.stop_at_first_failure or self.shared_reference is not None
                 or self.problem.world_size != 1 or any(int(test.params.get("world_size", 1)) != 1 for test in self.tests)):
             return None
@@ -311,7 +316,10 @@ class _Run:
             if not self._cached(test):
                 return None
             call_s = int(self.reference_cases[test.name][0].get("time_ns", 0)) / 1e9
-            costs.append(call_s * (1 + (self._timed_calls(call_s) if test.timed else 0)))
+            if test.timed:
+                timed_s = TIMED_REFERENCE_S.get((self.problem.version, self.device, test.name), call_s)
+                call_s += timed_s * self._timed_calls(timed_s)
+            costs.append(call_s)
         first_hidden = next((index for index, test in enumerate(self.tests) if not test.sample), len(self.tests))
         best = None
         for split in range(max(first_hidden, 1), len(self.tests)):
@@ -604,6 +612,8 @@ class _Run:
                                             ratio=ratio(case.user_peak_bytes, case.reference_peak_bytes))
         if case.time is not None:
             self.time = case.time
+            if case.time.reference_ms:
+                TIMED_REFERENCE_S[self.problem.version, self.device, case.result.name] = case.time.reference_ms / 1000
         self._record(case.result)
 
     def _record(self, result: TestResult) -> None:
