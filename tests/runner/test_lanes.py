@@ -86,7 +86,7 @@ def test_a_cached_run_in_two_lanes_gives_one_runs_verdict_test_by_test(reference
     total = len(load_problem("checkpointed-block").selected_tests("all"))
     assert events[0] == {"event": "started", "problem": "checkpointed-block", "device": "cpu", "total": total}
     assert events[-1] == {"event": "finished", "verdict": "accepted"}
-    tests = [event for event in events[1:-1]]
+    tests = events[1:-1]
     assert all(event["event"] == "test" and event["total"] == total for event in tests)
     assert sorted(event["index"] for event in tests) == list(range(total))
     assert all(lanes.tests[event["index"]].name == event["name"] for event in tests)
