@@ -44,6 +44,24 @@ def forbids(patterns: list[str]):
     return matches
 
 
+# Operators that return (a view of) an operand's storage although their schemas do not say so.
+UNANNOTATED_ALIASES = frozenset({"aten::_unsafe_view", "aten::lift"})
+
+
+class _Operator:
+    """What the watch needs of one operator overload, read once: its name, whether it is forbidden, and whether
+    an output may live in an operand's storage (a view, an in-place or out= write: an alias annotation on a
+    return in its schema, or one of UNANNOTATED_ALIASES)."""
+
+    __slots__ = ("name", "forbidden", "aliases")
+
+    def __init__(self, func, is_forbidden):
+        self.name = op_name(func)
+        self.forbidden = is_forbidden(self.name)
+        self.aliases = (func._schema.name in UNANNOTATED_ALIASES
+                        or any(r.alias_info is not None for r in func._schema.returns))
+
+
 class OperatorWatch(TorchDispatchMode):
     """Counts every operator that reaches the dispatcher and records forbidden ones.
 
@@ -62,6 +80,7 @@ class OperatorWatch(TorchDispatchMode):
         self.live_bytes = 0
         self.peak_bytes = 0
         self._sizes: dict[int, int] = {}  # bytes of each followed storage, by its address
+        self._operators: dict[object, _Operator] = {}  # what the watch needs of each operator seen, by overload
 
     @classmethod
     def _should_skip_dynamo(cls) -> bool:
@@ -73,21 +92,25 @@ class OperatorWatch(TorchDispatchMode):
         self.peak_bytes = self.live_bytes
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        name = op_name(func)
-        self.counts[name] += 1
-        if self._is_forbidden(name):
-            if name not in self.forbidden_calls:
-                self.forbidden_calls.append(name)
-            raise RuntimeError(f"{name} is forbidden in this problem")
+        known = self._operators.get(func)
+        if known is None:
+            known = self._operators[func] = _Operator(func, self._is_forbidden)
+        self.counts[known.name] += 1
+        if known.forbidden:
+            if known.name not in self.forbidden_calls:
+                self.forbidden_calls.append(known.name)
+            raise RuntimeError(f"{known.name} is forbidden in this problem")
         result = func(*args, **(kwargs or {}))
         if self.track_memory:
-            self._follow(result, (args, kwargs))
+            self._follow(result, (args, kwargs) if known.aliases else None)
         return result
 
     def _follow(self, result, operands) -> None:
-        # A storage that existed before tracking began is not followed, yet an operator can only reach it
-        # through its operands: their storages are what must not be counted again.
-        borrowed = {storage._cdata for storage in _storages(operands)}
+        # A storage that existed before tracking began is not followed, yet an operator that returns a view or
+        # writes in place can reach it through its operands: their storages are what must not be counted again.
+        # Any other operator's outputs are new (its schema says so), and so is a view's of a followed storage:
+        # the operands are walked only for an output in neither case.
+        borrowed = None
         allocated = 0
         for storage in _storages(result):
             key, size = storage._cdata, storage.nbytes()
@@ -95,7 +118,10 @@ class OperatorWatch(TorchDispatchMode):
                 # resize_ and out= arguments grow a followed storage in place: the growth is an allocation.
                 allocated += max(0, size - self._sizes[key])
                 self._sizes[key] = max(size, self._sizes[key])
-            elif key not in borrowed:
+                continue
+            if borrowed is None:
+                borrowed = {operand._cdata for operand in _storages(operands)} if operands is not None else ()
+            if key not in borrowed:
                 self._sizes[key] = size
                 allocated += size
                 weakref.finalize(storage, self._released, key)

@@ -38,6 +38,17 @@ def test_allowed_operators_are_counted_not_stopped():
     assert watch.counts["aten::exp.default"] == 1
 
 
+def test_a_forbidden_operator_is_stopped_every_time_it_is_called_not_only_the_first():
+    watch = OperatorWatch(SOFTMAX)
+    with watch:
+        for _ in range(3):
+            with pytest.raises(RuntimeError, match="forbidden"):
+                torch.softmax(torch.randn(3, 4), -1)
+        torch.randn(3).exp().exp()
+    assert watch.counts["aten::_softmax.default"] == 3 and watch.counts["aten::exp.default"] == 2
+    assert watch.forbidden_calls == ["aten::_softmax.default"]
+
+
 def test_an_overload_pattern_matches_only_that_overload():
     matches = forbids(["aten::softmax.int", "aten::_softmax"])
     assert matches("aten::softmax.int") and not matches("aten::softmax.Dimname")
@@ -88,6 +99,17 @@ def test_views_of_storages_made_under_the_watch_are_counted_once():
     assert watch.live_bytes == 1 << 20  # the views keep the storage alive
     del halves
     assert watch.live_bytes == 0
+
+
+def test_an_unannotated_alias_of_a_storage_older_than_the_watch_allocates_nothing():
+    # aten::_unsafe_view's schema promises a new tensor, and it returns a view (matmul reshapes its result with it).
+    x = torch.randn(64, 64)
+    watch = OperatorWatch([], track_memory=True)
+    with watch:
+        view = torch.ops.aten._unsafe_view(x, [4096])
+        fresh = torch.ops.aten._unsafe_view(x * 2, [4096])
+    assert view.untyped_storage()._cdata == x.untyped_storage()._cdata
+    assert watch.live_bytes == fresh.nbytes
 
 
 def test_a_storage_grown_in_place_counts_its_growth():
