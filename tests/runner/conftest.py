@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runner import JudgeOptions, SandboxOptions, judge
+from runner import JudgeOptions, Problem, SandboxOptions, judge
 from runner.cache import ReferenceCache
 from runner.check import header_field
 from runner.problems import read_expectation
@@ -35,7 +35,7 @@ requires_bubblewrap = pytest.mark.skipif(not IN_CI and not bubblewrap_works(),
                                          reason="bubblewrap does not work here (under CI=true this fails instead)")
 
 
-def judge_for_tests(problem: str, source: bytes | str, *, on_event=None, **options):
+def judge_for_tests(problem: Problem | str, source: bytes | str, *, on_event=None, **options):
     """runner.judge with a fixed seed key, a cache shared by the session, and the real sandbox required;
     options are JudgeOptions fields."""
     options.setdefault("sandbox", SandboxOptions(mode="bubblewrap", require=True))
