@@ -150,14 +150,17 @@ def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | N
     if options.lanes > 1:
         # Both lanes must draw their hidden inputs from the same seed.
         options = replace(options, seed_index=seeds.draw_index() if options.seed_index is None else options.seed_index)
-        lanes = _Run(problem, device, tests, options, emit).lanes()
-        if lanes is not None:
-            return _judge_in_lanes(problem, device, tests, lanes, options, emit, encoded)
-    return _Run(problem, device, tests, options, emit).judge(encoded)
+    run = _Run(problem, device, tests, options, emit)
+    lanes = run.lanes() if options.lanes > 1 else None
+    if lanes is not None:
+        # The reference results the plan found in the cache are handed on, not looked up again.
+        return _judge_in_lanes(problem, device, tests, lanes, options, emit, encoded, run.reference_cases)
+    return run.judge(encoded)
 
 
 def _judge_in_lanes(problem: Problem, device: str, tests: list[TestSpec], lanes: list[list[TestSpec]],
-                    options: JudgeOptions, emit: Event, source: bytes) -> Verdict:
+                    options: JudgeOptions, emit: Event, source: bytes,
+                    reference_cases: dict[str, tuple[dict[str, Any], dict[str, torch.Tensor]]]) -> Verdict:
     """Judge each lane's tests in a run of its own, the runs side by side, and make one verdict of theirs.
 
     Each run is a whole judgement of its tests (its own user process, the submission loaded in it, the same
@@ -174,6 +177,8 @@ def _judge_in_lanes(problem: Problem, device: str, tests: list[TestSpec], lanes:
 
     emit({"event": "started", "problem": problem.slug, "device": device, "total": len(tests)})
     runs = [_Run(problem, device, lane, options, lane_event) for lane in lanes]
+    for run in runs:
+        run.reference_cases.update(reference_cases)
     # A process started by a thread dies with that thread (bubblewrap's --die-with-parent): each lane's thread
     # lives until its run has ended, and its processes with it.
     with ThreadPoolExecutor(len(runs), thread_name_prefix=f"lane {problem.slug}") as executor:
@@ -384,7 +389,7 @@ class _Run:
         # test needs it, or when a timed test will and the run goes on past failures (every timed round calls
         # it); otherwise only when a test needs it, which a failing run may never reach.
         timed_ahead = not self.stop_at_first_failure and any(test.timed for test in self.tests)
-        self._start(need_reference=not self._cached(self.tests[0]) or timed_ahead)
+        self._start(need_reference=not self._has_reference(self.tests[0]) or timed_ahead)
         blobs = self.problem.sandbox_blobs(source)
         if uses_dynamo(blobs, self.tests):
             self.user.warm_up_dynamo(self.device)
@@ -476,12 +481,16 @@ class _Run:
             self.reference_cases[test.name] = found
         return found is not None
 
+    def _has_reference(self, test: TestSpec) -> bool:
+        """Whether the reference's result for test is at hand: this run's already, or found in the cache now."""
+        return test.name in self.reference_cases or self._cached(test)
+
     def reference_result(self, test: TestSpec,
                          inputs: dict[str, torch.Tensor]) -> Callable[[], tuple[dict[str, Any], dict[str, torch.Tensor]]]:
         """The reference's (answer, outputs) for a test, as a call that returns them: from the cache when
         possible, else from the reference's process, whose request starts now on the lane, beside whatever the
         user's process is asked meanwhile."""
-        if test.name in self.reference_cases or self._cached(test):
+        if self._has_reference(test):
             found = self.reference_cases[test.name]
             return lambda: found
         self._ensure_reference()

@@ -66,24 +66,28 @@ def cache():
 def reference_runs(cache):
     source = (BLOCK / "reference.py").read_bytes()
     uncached = judged(source, cache, lanes=2)
-    return uncached, judged(source, cache, lanes=2), judged(source, cache, lanes=1)
+    hits_before = cache.hits
+    cached = judged(source, cache, lanes=2)
+    cached_hits = cache.hits - hits_before
+    return uncached, cached, judged(source, cache, lanes=1), cached_hits
 
 
 def test_a_run_whose_reference_results_are_not_cached_stays_in_one_lane(reference_runs):
-    (verdict, _, processes), _, _ = reference_runs
+    (verdict, _, processes), _, _, _ = reference_runs
     assert verdict.verdict == "accepted", [t for t in verdict.tests if t.status != "passed"]
     assert processes == 2  # the user's and the reference's
 
 
 def test_a_cached_run_in_two_lanes_gives_one_runs_verdict_test_by_test(reference_runs):
-    _, (lanes, events, processes), (one, _, one_processes) = reference_runs
+    _, (lanes, events, processes), (one, _, one_processes), hits = reference_runs
     assert (processes, one_processes) == (3, 2)  # two users' processes and the timed test's reference
+    total = len(load_problem("checkpointed-block").selected_tests("all"))
+    assert hits == total  # each test's reference result looked up once, by the plan, and handed to its lane
     assert lanes.verdict == one.verdict == "accepted"
     assert [(t.name, t.status) for t in lanes.tests] == [(t.name, t.status) for t in one.tests]
     assert lanes.seed_index == one.seed_index == 5
     assert lanes.time.user_ms > 0 and lanes.time.reference_ms > 0
     assert lanes.memory.user_peak_bytes == one.memory.user_peak_bytes  # the same test's figures
-    total = len(load_problem("checkpointed-block").selected_tests("all"))
     assert events[0] == {"event": "started", "problem": "checkpointed-block", "device": "cpu", "total": total}
     assert events[-1] == {"event": "finished", "verdict": "accepted"}
     tests = events[1:-1]
