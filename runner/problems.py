@@ -6,21 +6,18 @@ See problems/README.md, "Coding problems", for the format a problem author write
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from .kit import standard as kit_standard
+from .kit.api import Checker
+from .kit.kinds import KINDS, Kind
 
 DEFAULT_PROBLEMS_DIR = Path(__file__).resolve().parent.parent / "problems"
-# The files that decide a verdict; their hash is the problem's version. A problem of a standard kind has the
-# kit's checker and driver, and its own spec.py instead.
-JUDGING_FILES = ("problem.toml", "checker.py", "driver.py", "reference.py")
-STANDARD_KIND_FILES = ("problem.toml", "spec.py", "reference.py")
+# The files that decide a verdict, whatever the kind; their hash, with the kind's own files, is the version.
+JUDGING_FILES = ("problem.toml", "reference.py")
 SHOWN_FILES = ("statement.md", "starter.py", "explanation.md")
 KIT_DIR = Path(__file__).resolve().parent / "kit"
 # The kit's files decide every problem's verdicts: they are all part of each version.
@@ -29,7 +26,8 @@ KIT_FILES = tuple(sorted(path.name for path in KIT_DIR.glob("*.py") if path.name
 # `kit_<name>` (a driver imports what it uses; the trusted side never trusts what they report).
 KIT_SANDBOX_MODULES = {("kit" if name == "sandbox.py" else "kit_" + name.removeprefix("sandbox_").removesuffix(".py")): name
                        for name in KIT_FILES if name == "sandbox.py" or name.startswith("sandbox_")}
-INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen", "reach", "device"}
+INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen", "reach", "device",
+                  "state"}
 REACH_KEYS = {"output", "input", "dim", "up_to", "sees", "misses"}
 # A [[mistakes]] entry without a solution file names a function of spec.py, its keywords and the params it fits.
 SPEC_MISTAKE_KEYS = {"spec", "says", "with", "when"}
@@ -100,21 +98,19 @@ class Problem:
     interface: dict[str, Any] = field(default_factory=dict)
     tolerance: dict[str, float] = field(default_factory=dict)
     mistakes: list[dict[str, str]] = field(default_factory=list)
-    _checker: Any = field(default=None, repr=False)
+    declared: dict[str, Any] = field(default_factory=dict, repr=False)  # the whole of problem.toml
+    _checker: Checker | None = field(default=None, repr=False)
 
     @property
-    def standard(self) -> bool:
-        """Whether the kit supplies the checker and the driver (a function or module kind)."""
-        return self.kind in kit_standard.STANDARD_KINDS
+    def kit_kind(self) -> Kind:
+        return KINDS[self.kind]
 
     def source(self, name: str) -> bytes:
         return (self.path / name).read_bytes()
 
     def driver_source(self) -> bytes:
-        """The driver the sandbox runs: the kit's for a standard kind, else the package's driver.py."""
-        if self.standard:
-            return kit_standard.driver_source(self.slug, self.kind, self.interface).encode()
-        return self.source("driver.py")
+        """The driver the sandbox runs: the kind's (the kit's, or the package's driver.py)."""
+        return self.kit_kind.driver_source(self)
 
     def sandbox_blobs(self, solution: bytes) -> dict[str, bytes]:
         """What the sandbox receives: the solution, the driver, the kit and the modules the problem shares."""
@@ -125,30 +121,15 @@ class Problem:
             blobs[f"module:{Path(name).stem}"] = self.source(name)
         return blobs
 
-    def sibling(self, name: str) -> ModuleType:
-        """A module of the package (one listed in `modules`) imported on the trusted side, for the checker."""
-        return load_sibling(self.path / "checker.py", name)
-
     @property
-    def checker(self) -> Any:
-        """The trusted checker (imported once, never sent to the sandbox): checker.py, or for a standard kind
-        the kit's checker around spec.py."""
+    def checker(self) -> Checker:
+        """The trusted checker the kind builds from the package (once per version, never sent to the sandbox)."""
         if self._checker is None:
             key = (str(self.path.resolve()), self.version)
             if key not in _CHECKERS:
-                _CHECKERS[key] = self._import_checker()
+                _CHECKERS[key] = self.kit_kind.checker(self)
             self._checker = _CHECKERS[key]
         return self._checker
-
-    def _import_checker(self) -> Any:
-        if self.standard:
-            return kit_standard.StandardChecker(self.path, self.slug, self.kind, self.interface, self.tolerance,
-                                                self.mistakes, self.version)
-        name = f"judge_checker_{self.slug.replace('-', '_')}_{self.version[:12]}"
-        spec = importlib.util.spec_from_file_location(name, self.path / "checker.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
 
     def selected_tests(self, which: str) -> list[TestSpec]:
         """The sample tests, or all of them (samples first, as listed)."""
@@ -167,16 +148,6 @@ class Problem:
         return found
 
 
-def load_sibling(beside: str | Path, name: str) -> ModuleType:
-    """Import the file name next to beside under a name of its own (checkers use it for shared modules)."""
-    path = Path(beside).resolve().parent / name
-    unique = f"judge_module_{path.parent.name.replace('-', '_')}_{path.stem}"
-    spec = importlib.util.spec_from_file_location(unique, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def read_expectation(source: bytes) -> tuple[str | None, str | None]:
     """The `# expect:` verdict and optional `# message:` substring in a file's leading comments."""
     expect = message = None
@@ -191,11 +162,10 @@ def read_expectation(source: bytes) -> tuple[str | None, str | None]:
 
 def judging_files(path: Path, meta: dict[str, Any]) -> list[str]:
     """The package's files that decide a verdict: the kind's, the shared modules and the mistakes' solutions."""
-    own = STANDARD_KIND_FILES if meta.get("kind", "custom") in kit_standard.STANDARD_KINDS else JUDGING_FILES
-    # A custom checker may build on the kit's standard one, which reads spec.py.
-    spec = ["spec.py"] if own is JUDGING_FILES and (path / "spec.py").is_file() else []
+    kind = KINDS.get(meta.get("kind", "custom"))
+    own = kind.files if kind else ()
     solutions = [mistake["solution"] for mistake in meta.get("mistakes", []) if "solution" in mistake]
-    return [*own, *spec, *meta.get("modules", []), *solutions]
+    return [*JUDGING_FILES, *own, *meta.get("modules", []), *solutions]
 
 
 def version_of(path: Path, files: list[str]) -> str:
@@ -251,10 +221,10 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
     if meta.get("needs", "any") not in NEEDS or meta["difficulty"] not in DIFFICULTIES:
         raise ValueError(f"needs must be one of {NEEDS} and difficulty one of {DIFFICULTIES}")
     kind = meta.get("kind", "custom")
-    if kind not in kit_standard.KINDS:
-        raise ValueError(f"kind must be one of {kit_standard.KINDS}")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}")
     interface = dict(meta.get("interface", {}))
-    if kind in kit_standard.STANDARD_KINDS and not isinstance(interface.get("call"), str):
+    if KINDS[kind].interface and not isinstance(interface.get("call"), str):
         raise ValueError(f"a {kind} problem's [interface] names its `call`")
     unknown = set(interface) - INTERFACE_KEYS
     if unknown:
@@ -278,5 +248,5 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         limits=Limits(**meta.get("limits", {})), tests=tests,
         version=version_of(path, judging_files(path, meta)),
         kind=kind, topics=list(meta.get("topics", [])), interface=interface,
-        tolerance=dict(meta.get("tolerance", {})), mistakes=mistakes,
+        tolerance=dict(meta.get("tolerance", {})), mistakes=mistakes, declared=meta,
     )

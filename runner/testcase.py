@@ -142,15 +142,14 @@ def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor],
     the trusted side read itself: each rank process's written bytes during the call, as the kernel counted
     them, less the bytes of the tensors that rank answered with (the answer travels through the same kind
     of write; its header's few hundred bytes stay in the figure, which can only make it larger)."""
-    check_sent = getattr(problem.checker, "check_sent", None)
-    if check_sent is None:
+    if not problem.checker.judges_sent_bytes:
         return None
     if observed.written_bytes is None:
         return ("the bytes each rank sent could not be read from outside the sandbox (a rank process ended or "
                 "could not be told apart), so this test cannot be passed")
     sent = {rank: written - sum(tensor.nbytes for name, tensor in got.items() if name.rpartition("@")[2] == str(rank))
             for rank, written in observed.written_bytes.items()}
-    return _worded(test, check_sent, test.params, sent)
+    return _worded(test, problem.checker.check_sent, test.params, sent)
 
 
 def _call_failure(run: Judgement, answer: dict[str, Any], when: str,
@@ -186,8 +185,7 @@ def case_memory_limit(problem: Problem, test: TestSpec, inputs: dict[str, torch.
     (a figure measured on the trusted side, such as a fraction of a baseline model's peak)."""
     limit = memory_limit(problem.limits, reference_peak)
     basis = f"{problem.limits.memory_ratio:g}× the reference's {_mib(reference_peak or 0)}"
-    checker_limit = getattr(problem.checker, "memory_limit", None)
-    own = checker_limit(test.params, inputs) if checker_limit else None
+    own = problem.checker.memory_limit(test.params, inputs)
     if own:
         limit = min(limit, own[0])
         basis += f"; {own[1]}"

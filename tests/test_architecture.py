@@ -4,6 +4,9 @@ The graph counts every import statement, those inside functions and under TYPE_C
 closed by a lazy import is still a circle.
 """
 
+import ast
+from pathlib import Path
+
 import grimp
 import pytest
 
@@ -105,3 +108,43 @@ def test_the_web_process_reaches_neither_the_engine_nor_pytorch(graph, entry):
 def test_the_celery_app_knows_none_of_the_judging_modules(graph):
     imported = graph.find_modules_directly_imported_by("interview.celery")
     assert not {module for module in imported if module.startswith("interview")}
+
+
+# What a problem package's files may import of the runner: the kit's public API on the trusted side, and the
+# kit's sandbox half (`kit`, `kit_<name>`) in a driver. Anything else of the runner is an internal that can
+# change under every problem at once.
+PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
+
+
+def _runner_imports(path: Path) -> list[str]:
+    """Each import of path that reaches the runner other than through the kit's public API, as written."""
+    from runner import kit
+    from runner.problems import KIT_SANDBOX_MODULES
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names
+                      if alias.name.split(".")[0] == "runner" or (alias.name.startswith("kit") and
+                                                                  alias.name not in KIT_SANDBOX_MODULES)]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "runner":
+            public = (node.module == "runner" and all(alias.name == "kit" for alias in node.names)) or (
+                node.module == "runner.kit" and all(alias.name in kit.__all__ for alias in node.names))
+            if not public:
+                found.append(f"from {node.module} import {', '.join(alias.name for alias in node.names)}")
+    return found
+
+
+def test_a_problem_package_reaches_the_runner_only_through_the_kits_public_api():
+    reached = {str(path.relative_to(PROBLEMS)): imports for path in sorted(PROBLEMS.rglob("*.py"))
+               if (imports := _runner_imports(path))}
+    assert reached == {}
+
+
+def test_the_import_rule_for_problems_catches_an_internal_import(tmp_path):
+    checker = tmp_path / "checker.py"
+    checker.write_text("from runner import kit\nfrom runner.kit import check_close\nimport kit_ranks\n"
+                       "from runner.kit.standard import load_module\nfrom runner import compare\nimport kit_nothing\n")
+    assert _runner_imports(checker) == ["from runner.kit.standard import load_module", "from runner import compare",
+                                        "kit_nothing"]
+

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import torch
 
-from runner import compare
-from runner.problems import load_sibling
+from runner import kit
 
-DRIVER = load_sibling(__file__, "driver.py")
+
+DRIVER = kit.load_sibling(__file__, "driver.py")
 MISTAKES = tomllib.loads((Path(__file__).parent / "problem.toml").read_text()).get("mistakes", [])
 
 
@@ -32,7 +32,7 @@ def exhaustive(params, inputs):  # the search with no beam: every sequence exten
 
 
 def differs(found, truth):  # where found (best first) departs from truth, in words
-    show = compare.reveals_values()
+    show = kit.reveals_values()
     if len(found) != len(truth):
         return (f"returned {len(found) if show else 'a different number of'} hypotheses where {len(truth)} were "
                 "expected: return the beam_width best finished hypotheses (all of them if fewer finished)")
@@ -57,7 +57,7 @@ def check(params, inputs, got, expected):
     message = differs(decoded[0], exhaustive(params, inputs) if params.get("exhaustive") else decoded[1])
     for mistake in MISTAKES if message else []:  # the first classic mistake that gives exactly these hypotheses
         try:
-            if differs(decoded[0], DRIVER.search(load_sibling(__file__, mistake["solution"]), params, inputs, [])) is None:
+            if differs(decoded[0], DRIVER.search(kit.load_sibling(__file__, mistake["solution"]), params, inputs, [])) is None:
                 return f"{message}. This is exactly what {mistake['says']}."
         except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
             continue

@@ -3,7 +3,7 @@
 
 import torch
 
-from runner import compare
+from runner import kit
 
 
 def inputs(params, generator):
@@ -31,7 +31,7 @@ def diagnose(name, params, inputs, got, truth):
     hidden test, without the query's position (it tells t_k - t_q) or the keys it sees."""
     query, key = (int(i) for i in (got != truth[name]).nonzero()[0])
     t_q, t_k = sizes(params)
-    position, window, shown = t_k - t_q + query, params.get("window"), compare.reveals_values()
+    position, window, shown = t_k - t_q + query, params.get("window"), kit.reveals_values()
     first = 0 if window is None else max(0, position - window + 1)
     sees = (f" ({f'it sees keys {first}..{position}' if first < position else f'it sees key {position} only'})"
             if shown else "")

@@ -3,6 +3,7 @@ import torch
 
 from runner import kit
 
+
 MISTAKES = [
     ({"modulo": True}, "key/value head h % n_kv_heads for query head h gives, repeat()'s order: it is h // g"),
     ({"see": "top-left"}, "a causal mask aligned to the top-left corner gives (triu(ones(t, L), 1)): new token i "

@@ -3,8 +3,9 @@ test, never pass one), then its .grad against the global batch's in float64, a w
 import torch
 import torch.nn.functional as F
 
-from runner import compare
+from runner import kit
 from runner.kit import ranks
+
 
 DECLARED = ranks.declared(__file__)
 TRAINABLE = ("2.weight", "2.bias", "4.weight", "4.bias")  # driver.py's model; its first layer, 0, is frozen
@@ -35,7 +36,7 @@ def window_message(report, numel):
             return message
     moved = sum(entry[3] for entry in report.phases["window"] if ranks.family(entry[0].rsplit(".", 1)[0]))
     return None if moved == 4 * numel else DECLARED["fewer" if moved < 4 * numel else "more"].format(
-        moved=moved if compare.reveals_values() else "another number of", bytes=4 * numel, numel=numel)
+        moved=moved if kit.reveals_values() else "another number of", bytes=4 * numel, numel=numel)
 
 
 def mistake(inputs, p, m, rank, name, mine, truth):

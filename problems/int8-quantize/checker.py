@@ -4,8 +4,8 @@ from pathlib import Path
 
 import torch
 
-from runner import compare
-from runner.problems import load_sibling
+from runner import kit
+
 
 MARGIN = 1e-3
 MISTAKES = tomllib.loads((Path(__file__).parent / "problem.toml").read_text())["mistakes"]
@@ -52,7 +52,7 @@ def check(params, inputs, got, expected):
     for name, atol, rtol in (("codes", 0, 0), ("scales", 1e-30, 2 ** -21), ("w_hat", 1e-30, 2 ** -21),
                              ("round trip", 0.5 + MARGIN, 0)):
         value = in_steps if name == "round trip" else torch.Tensor.double
-        message = compare.layout(name, got.get(name), expected[name]) or compare.tensors(
+        message = kit.layout(name, got.get(name), expected[name]) or kit.compare_tensors(
             f"{name} (in steps of the scale)" if name == "round trip" else name, value(got[name]),
             truth[name].double(), atol=atol, rtol=rtol)
         if message:
@@ -62,7 +62,7 @@ def check(params, inputs, got, expected):
 
 def diagnosis(name, params, inputs, got):
     for mistake in MISTAKES:
-        module, args = load_sibling(__file__, mistake["solution"]), (params["group_size"], params.get("bits", 8))
+        module, args = kit.load_sibling(__file__, mistake["solution"]), (params["group_size"], params.get("bits", 8))
         try:
             mine = dict(zip(("codes", "scales"), module.quantize(inputs["w"], *args)))
             mine["w_hat"] = module.dequantize(inputs["codes_to_dequantize"], inputs["scales_to_dequantize"], *args)

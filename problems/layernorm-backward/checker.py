@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from runner import kit
-from runner.problems import load_sibling
+
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 OUTPUTS = ("dx", "dweight", "dbias")
@@ -63,7 +63,7 @@ def diagnosis(name, params, inputs, got, expected, exact):
     args = [inputs[key].to(torch.float64) for key in ("dy", "x", "weight")]
     for mistake in MISTAKES:
         with warnings.catch_warnings(action="ignore"):  # torch.var of one feature warns
-            wrong = load_sibling(__file__, mistake["solution"]).layer_norm_backward(*args, **kwargs)[OUTPUTS.index(name)]
+            wrong = kit.load_sibling(__file__, mistake["solution"]).layer_norm_backward(*args, **kwargs)[OUTPUTS.index(name)]
         off = (wrong - exact[name]).abs().max().item() if wrong.shape == got.shape else 0.0
         if off > allowed and (got.to(torch.float64) - wrong).abs().max().item() <= max(4 * allowed, 0.01 * off):
             return f" This is exactly what {mistake['says']}."

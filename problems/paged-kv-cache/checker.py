@@ -3,6 +3,7 @@ import torch
 
 from runner import kit
 
+
 REFUSAL = {2: "raised an exception other than RuntimeError, the one that refuses an append",
            True: "needs {need} new blocks and {free} are free: it must raise RuntimeError, changing nothing",
            False: "needs {need} new blocks and {free} are free, yet it raised RuntimeError: L tokens hold ceil(L / "

@@ -1,10 +1,11 @@
 """Trusted: each schedule checked step by step and run here a tick a step; each stage's gradients in float64."""
 import torch
 
+from runner import kit
 from runner.kit import ranks
-from runner.problems import load_sibling
 
-SAYS, REFERENCE = ranks.declared(__file__), load_sibling(__file__, "reference.py")
+
+SAYS, REFERENCE = ranks.declared(__file__), kit.load_sibling(__file__, "reference.py")
 
 
 def inputs(params, generator):  # weights of gain 1, so that tanh's gradients neither vanish nor saturate
@@ -17,7 +18,7 @@ def inputs(params, generator):  # weights of gain 1, so that tanh's gradients ne
 
 def check(params, inputs, got, expected):
     wrong = (f"one_f_one_b({p}, {m}): {message}" for j, (p, m) in enumerate(params.get("schedules", []))
-             if (message := schedule_message(got.get(f"schedule{j}@0"), p, m, ranks.compare.reveals_values())))
+             if (message := schedule_message(got.get(f"schedule{j}@0"), p, m, kit.reveals_values())))
     return next(wrong, None) or (gradients_message(params, inputs, got) if "width" in params else None)
 
 

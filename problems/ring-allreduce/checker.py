@@ -4,8 +4,9 @@ import itertools
 
 import torch
 
-from runner import compare
+from runner import kit
 from runner.kit import ranks
+
 
 SAYS = ranks.declared(__file__)
 LARGE = 1 << 18
@@ -19,7 +20,7 @@ def check(params, inputs, got, expected):
     p, x = params["world_size"], inputs["x"].double()
     reports, flags = ranks.read_reports(got, params, phases={"call"}, given=set()), [
         got.get(f"timed_out@{rank}") for rank in range(p)]
-    if isinstance(reports, str) or any(compare.layout("", flag, expected["timed_out@0"]) for flag in flags):
+    if isinstance(reports, str) or any(kit.layout("", flag, expected["timed_out@0"]) for flag in flags):
         return reports if isinstance(reports, str) else "a rank's record of a timeout came back malformed"
     moved = [moves(reports[rank]) for rank in range(p)]
     if any(flag.item() for flag in flags):
@@ -27,7 +28,7 @@ def check(params, inputs, got, expected):
     truth, tol = x.sum(0), p * 2.0 ** -22 * x.abs().sum(0).max().item()
     for rank in range(p):
         who, out = f"rank {rank} of {p}'s tensor", got.get(f"out@{rank}")
-        message = compare.layout(who, out, truth.float()) or compare.tensors(who, out.double(), truth, atol=tol, rtol=0)
+        message = kit.layout(who, out, truth.float()) or kit.compare_tensors(who, out.double(), truth, atol=tol, rtol=0)
         if message:
             return message + mistake(params, x, out, rank, tol)
     wrong = [rank for rank, m in enumerate(moved) if not m[0] == m[2] == 2 * (p - 1)]

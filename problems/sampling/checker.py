@@ -5,7 +5,7 @@ from pathlib import Path
 import torch
 
 from runner import kit
-from runner.problems import load_sibling
+
 
 FALSE_REJECTION = 1e-8  # per row: a judge makes at most 100 chi-square tests, so below 1e-6 in all
 MISTAKES = tomllib.loads((Path(__file__).parent / "problem.toml").read_text()).get("mistakes", [])
@@ -72,7 +72,7 @@ def diagnosis(params, logits, counts):
     keywords = {k: params[k] for k in ("temperature", "top_k", "top_p") if k in params}
     for mistake in MISTAKES:  # the first whose distribution explains every row's draws
         try:
-            q = inverse_cdf(load_sibling(__file__, mistake["solution"]).filtered(logits.clone(), **keywords))
+            q = inverse_cdf(kit.load_sibling(__file__, mistake["solution"]).filtered(logits.clone(), **keywords))
         except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
             continue
         if all(kit.chi_square(c, p, false_rejection=FALSE_REJECTION) is None for c, p in zip(counts, q)):

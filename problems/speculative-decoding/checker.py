@@ -4,7 +4,8 @@ from statistics import NormalDist
 
 import torch
 
-from runner import compare, kit
+from runner import kit
+
 
 FALSE_REJECTION = 1e-9  # per chi-square or z-test: a judge makes fewer than 1,000, so below 1e-6 in all
 Z = NormalDist().inv_cdf(1 - FALSE_REJECTION / 2)  # the two-sided z-test's bound
@@ -56,7 +57,7 @@ def judge_row(k, p, q, a, y, x):
     e, var = (law * values).sum(), (law * values ** 2).sum() - (law * values).sum() ** 2
     far = var > 1e-9 and (a.double().mean() - e).abs() > Z * (var / len(a)).sqrt()  # no spread: the histogram decides
     if far or (message := kit.chi_square(counts, law, false_rejection=FALSE_REJECTION, what="accepted count")):
-        shown = f" ({a.double().mean():.3f} against {e:.3f}, alpha = {', '.join(f'{v:.3f}' for v in alpha)})" if compare.reveals_values() else ""
+        shown = f" ({a.double().mean():.3f} against {e:.3f}, alpha = {', '.join(f'{v:.3f}' for v in alpha)})" if kit.reveals_values() else ""
         head = (f"the mean number of accepted drafts is not E = sum_i prod_(j<=i) alpha_j with alpha_j = sum_x min(p_j(x), q_j(x)){shown}"
                 if far else f"the number of accepted drafts must follow P(accepted >= i) = alpha_1 ... alpha_i: {message}")
         named = [(torch.eye(k + 1).double()[k], "every step accepted all k drafts: draft i is kept only with probability min(1, p_i(x)/q_i(x))"),

@@ -1,8 +1,9 @@
 """Trusted: every rank's parameters after each step against AdamW in float64; collectives and state bytes as reported."""
 import torch
 
-from runner import compare
+from runner import kit
 from runner.kit import ranks
+
 
 SAYS, TOLERANCE = (DECLARED := ranks.declared(__file__))["says"], DECLARED["relative_tolerance"]
 
@@ -55,7 +56,7 @@ def check(params, inputs, got, expected):
 def parameter(params, inputs, got, truth, w, t, world):  # why w after step t is wrong on some rank, or None
     name, values = f"{w} after step {t}", [got.get(f"{w} after step {t}@{rank}") for rank in range(world)]
     for rank, value in enumerate(values):
-        if message := compare.layout(w, value, inputs[w]) or (
+        if message := kit.layout(w, value, inputs[w]) or (
                 not torch.equal(value, values[0]) and SAYS["unsynced"].format(i=w[1:])):
             return f"rank {rank} of {world}: {message}"
     if not (message := ranks.close(w, values[0], truth[name], TOLERANCE, torch.float32)):

@@ -1,14 +1,36 @@
-"""The problem kit: what every problem shares, so that a new problem is mostly data.
+"""The problem kit: everything a problem package may use of the judge, and nothing else.
 
-A problem declares its `kind` in problem.toml. The standard kinds (`function`, `module`) need no checker or
-driver of their own: `[interface]` pins the call, `spec.py` draws the inputs, and runner/kit/standard.py
-judges. A `custom` problem (a stateful object stepped, a sampler, distributed ranks) writes a small checker.py
-and driver.py from these helpers. Inside the sandbox every driver can `import kit` (runner/kit/sandbox.py).
+A problem declares its `kind` in problem.toml (kinds.KINDS: function, module, stateful, wrapper, custom) and
+writes only what is its own, in `spec.py` through the hooks its kind declares (api.Hook), and in `driver.py`
+where its kind runs the package's own driver. Its trusted files import this package and nothing else of the
+runner (`from runner import kit`); inside the sandbox a driver imports the kit's sandbox half, `kit`
+(sandbox.py) and `kit_<name>` (sandbox_<name>.py). tests/test_architecture.py holds every package to it.
 See problems/README.md, "The problem kit".
 """
 
-from .checks import chi_square, check_close, check_exact, tolerance
-from .standard import KINDS, STANDARD_KINDS, load_module, run_in_float64, truth_by_reference
+from runner.compare import layout, reveals_values, where
+from runner.compare import tensors as compare_tensors
 
-__all__ = ["KINDS", "STANDARD_KINDS", "chi_square", "check_close", "check_exact", "load_module", "run_in_float64",
-           "tolerance", "truth_by_reference"]
+from . import ranks
+from .api import Checker, CheckerBase, Hook, KitError, Package, Params, Tensors
+from .checks import check_close, check_exact, chi_square, tolerance
+from .kinds import KINDS, Kind
+from .mistakes import Mistake, exactly, reproduces, same
+from .reports import MALFORMED, TAMPERED, flag, scalar, text
+from .truth import load_module, load_sibling, run_by_driver, run_in_float64, trusted_context
+from .wrapper import Lessons
+
+__all__ = [
+    # contracts
+    "Checker", "CheckerBase", "Hook", "KINDS", "Kind", "KitError", "Package", "Params", "Tensors",
+    # checks: floating outputs against a float64 truth, integer outputs exactly, samplers by chi-square
+    "check_close", "check_exact", "chi_square", "compare_tensors", "layout", "tolerance",
+    # messages: what a hidden test may show, where an entry is, a classic mistake reproduced
+    "MALFORMED", "Mistake", "TAMPERED", "exactly", "reproduces", "reveals_values", "same", "where",
+    # reading a driver's reports
+    "flag", "scalar", "text",
+    # the truth and the package's own files on the trusted side
+    "load_module", "load_sibling", "run_by_driver", "run_in_float64", "trusted_context",
+    # the kinds' own vocabularies: a wrapper's lessons, distributed ranks' rules and reports
+    "Lessons", "ranks",
+]

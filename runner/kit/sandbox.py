@@ -21,6 +21,9 @@ Outputs of a standard driver, besides the interface's own outputs (by their name
                             last row (1 when the class built an nn.Module, learnable parameters besides them)
     module.others           module kind, uint8: those other parameters' names, UTF-8, joined by commas
     build <i>               module kind, tests with `builds`: the class built at another size (run_module)
+    <name> after <m>() #<i> module kind, tests with `methods`: after the i-th method called, each tensor of the
+                            interface's `state`, each output called again, and `learnable`: int64 (), 1 when
+                            the learnable tensors are still exactly the interface's (_methods)
     <output>.reach          with [interface.reach] and cotangents: which input positions each output position
                             depends on (_reach)
 A test with `calls` makes one call per entry and names call i's inputs and outputs `<i>/<name>` (each_call).
@@ -267,7 +270,33 @@ def run_module(solution, params, inputs, ctx, interface):
     outputs = each_call(lambda params, inputs: _run(call, learnable, params, inputs, ctx, interface), params,
                         inputs, interface)
     # Read again once forward has run: a parameter made on the first call (a lazy module) counts too.
-    return {**outputs, **report, **_module_report(rows, _read(model), expected, ctx.device)}
+    report.update(_module_report(rows, _read(model), expected, ctx.device))
+    if "calls" not in params and all(name in outputs for name in interface.get("outputs", ["y"])):
+        outputs.update(_methods(model, call, params, inputs, expected, interface, ctx))
+    return {**outputs, **report}
+
+
+def _methods(model, call, params, inputs, expected, interface, ctx):
+    """A test whose params has `methods` calls each of those methods of the module in order, once its calls are
+    done, and reports after each (`<name> after <method>() #<i>`): whether its learnable tensors are still
+    exactly the interface's (`learnable`), the tensors the interface's `state` names, and its outputs called
+    again on the test's inputs."""
+    frozen, reported = set(interface.get("frozen", [])), {}
+    for index, method in enumerate(params.get("methods", []), 1):
+        getattr(model, method)()
+        after, found = f" after {method}() #{index}", _read(model)
+        kept = {name for name, (_, learnable) in found.items() if learnable} == set(expected) - frozen \
+            and all(name in found and not found[name][1] for name in frozen)
+        reported["learnable" + after] = _flag(kept, ctx.device)
+        tensors = dict(model.named_parameters())
+        tensors.update(dict(model.named_buffers()))
+        for name in interface.get("state", []):
+            if name in tensors:
+                reported[name + after] = tensors[name].detach().clone()
+        with _grad_enabled(False):
+            again = _named(call(_transposed(inputs, params), params), interface.get("outputs", ["y"]))
+        reported.update({name + after: value.detach().clone() for name, value in again.items() if value is not None})
+    return reported
 
 
 def _module_report(rows, found, expected, device):

@@ -21,7 +21,9 @@ import torch
 from runner import compare
 from runner.harness.measure import OperatorWatch
 
-from . import sandbox_wrapper
+from . import api, sandbox_wrapper
+from .reports import scalar
+from .truth import load_module
 
 RELATIVE_TOLERANCE = 1e-5
 MIB = 1 << 20
@@ -44,8 +46,27 @@ class Lessons:
     rng: str = ""
 
 
-class WrapperChecker:
-    """The checker module's interface (inputs, check, memory_limit) for a wrapper problem."""
+LESSONS = api.Hook("LESSONS", None, "a kit.Lessons: what the problem's messages add to the kit's", required=True)
+
+
+def driver_source(package: api.Package) -> str:
+    """The driver the sandbox runs for a wrapper problem: the scenario, every block wrapped in the class that
+    `[interface]`'s `call` names."""
+    return (f'"""The kit\'s wrapper scenario (kit_wrapper) for {package.slug}, every block wrapped in the '
+            'submission\'s class."""\nimport kit_wrapper\n\n\n'
+            "def run(solution, params, inputs, ctx, _run=kit_wrapper.run):\n"
+            f"    return _run(solution.{package.interface['call']}, params, inputs, ctx)\n")
+
+
+def checker_for(package: api.Package) -> WrapperChecker:
+    """The wrapper kind's checker for package, in the words of its spec.py's LESSONS."""
+    spec = load_module(package.path / "spec.py", f"judge_kit_{package.slug.replace('-', '_')}_{package.version[:12]}_spec")
+    return WrapperChecker(api.hooks_of(spec, (LESSONS,), f"{package.slug}/spec.py")["LESSONS"])
+
+
+class WrapperChecker(api.CheckerBase):
+    """The wrapper kind's checker: the scenario's inputs, the judgement of what it reported, and the plain
+    model's peak memory as a bound."""
 
     def __init__(self, lessons: Lessons):
         self.lessons = lessons
@@ -152,13 +173,6 @@ class WrapperChecker:
         peak = self._plain_peaks[key]
         return (int(fraction * peak), f"and at most {fraction:.0%} of the {peak / MIB:.2f} MiB the same blocks keep "
                 "at their peak when run plainly")
-
-
-def scalar(report, dtype):
-    """The value of a reported scalar of dtype, or None when the report is not one."""
-    if report is None or report.dtype != dtype or report.dim() != 0:
-        return None
-    return bool(report) if dtype == torch.bool else int(report)
 
 
 def graph_lost(params):

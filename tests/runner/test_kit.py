@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from runner import compare, kit, load_problem
-from runner.kit import sandbox, standard
+from runner.kit import reports, sandbox, truth
 
 from .conftest import FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
 
@@ -48,7 +48,7 @@ def test_the_chi_square_check_rejects_a_biased_sampler_and_any_impossible_draw()
 
 
 def test_a_standard_problem_has_no_checker_or_driver_of_its_own_and_gets_the_kits():
-    assert FUNCTION.standard and not (FUNCTION.path / "checker.py").exists()
+    assert FUNCTION.kit_kind.kit_driver is not None and not (FUNCTION.path / "checker.py").exists()
     blobs = FUNCTION.sandbox_blobs(b"")
     assert "def run(solution, params, inputs, ctx, _run=kit.run_standard)" in blobs["driver"].decode()
     assert b"def run_standard" in blobs["module:kit"]
@@ -100,9 +100,9 @@ def test_the_function_kind_calls_as_the_params_say_and_reports_what_was_raised()
     params = {"calls": [{"t_q": 2, "explicit_none": True}, {"t_q": 3, "t_k": 4, "by_name": True},
                         {"t_q": 1, "device": "meta", "as_device": ["device"], "default_device": "meta"},
                         {"t_q": 1, "window": 0, "raises": "ValueError"}]}
-    got = sandbox.run_function(solution, params, {}, standard.trusted_context(), interface)
+    got = sandbox.run_function(solution, params, {}, truth.trusted_context(), interface)
     assert seen == [(2, None, None, None, "cpu"), (3, 4, None, None, "cpu"),
                     (1, None, None, torch.device("meta"), "meta"), (1, None, 0, None, "cpu")]
-    assert standard.text(got["2/mask.device"], "[a-z]*") == "meta" and got["2/mask"].device.type == "cpu"
-    assert standard.text(got["3/raised"], "[A-Za-z.]*") == "builtins.ArithmeticError"
-    assert not standard.flag(got["3/raised.matches"])
+    assert reports.text(got["2/mask.device"], "[a-z]*") == "meta" and got["2/mask"].device.type == "cpu"
+    assert reports.text(got["3/raised"], "[A-Za-z.]*") == "builtins.ArithmeticError"
+    assert not reports.flag(got["3/raised.matches"])

@@ -10,7 +10,7 @@ from torch.utils.checkpoint import checkpoint
 
 from runner.harness.measure import OperatorWatch
 from runner.kit import wrapper
-from runner.kit.standard import load_module, trusted_context
+from runner.kit.truth import load_module, trusted_context
 
 SANDBOX_WRAPPER = Path(wrapper.__file__).with_name("sandbox_wrapper.py")
 BLOCK = {"model": "block", "d_model": 8, "n_heads": 2, "d_hidden": 16, "dropout": 0.1, "shapes": [[2, 3]]}

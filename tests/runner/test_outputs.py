@@ -5,7 +5,7 @@ import torch
 
 from runner import compare
 from runner.kit import sandbox as kit_sandbox
-from runner.kit.standard import trusted_context
+from runner.kit.truth import trusted_context
 from runner.outputs import judged, structure_mismatch
 from runner.problems import load_problem
 

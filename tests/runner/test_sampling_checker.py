@@ -15,7 +15,8 @@ import torch
 
 from runner import kit
 from runner.check import header_field
-from runner.problems import load_problem, load_sibling
+from runner.kit import load_sibling
+from runner.problems import load_problem
 
 PROBLEM = load_problem("sampling")
 CHECKER = PROBLEM.checker

@@ -1,10 +1,10 @@
-"""Trusted: the kit's wrapper checks (runner/kit/wrapper.py), in the words of recomputation.
+"""Trusted: what the kit's wrapper checks (the wrapper kind) add in the words of recomputation.
 
 The nearest classic mistake to a correct replay (one outside the forward's autocast) is off by 3e-3 of each
 tensor's largest magnitude, far beyond the kit's 1e-5.
 """
 
-from runner.kit.wrapper import Lessons, WrapperChecker
+from runner import kit
 
 
 def once(mode):
@@ -22,8 +22,7 @@ def recomputation(params):
     return "; a recomputation must rebuild exactly its activations" + (f": {'; '.join(needs)}" if needs else "")
 
 
-CHECKER = WrapperChecker(Lessons(
+LESSONS = kit.Lessons(
     wrapper="the checkpoint", once=once, gradients=recomputation,
     rng=(": a recomputation that rewinds the RNG to replay the forward's dropout masks must restore it afterwards "
-         "(torch.random.fork_rng), or the next step's masks repeat earlier ones")))
-inputs, check, memory_limit = CHECKER.inputs, CHECKER.check, CHECKER.memory_limit
+         "(torch.random.fork_rng), or the next step's masks repeat earlier ones"))

@@ -1,0 +1,73 @@
+"""The kinds a problem declares in problem.toml (`kind = "..."`): for each, the package files it judges with, the
+driver the sandbox runs, and the trusted checker the judge asks.
+
+A kind is the kit's for every problem of it: a problem writes only what is its own (its inputs, how its object
+is driven, its messages) in `spec.py` (and `driver.py` where the kind runs the package's own driver), through
+the hooks the kind declares. `custom` remains for a problem no kind fits: its own `checker.py` and `driver.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import api
+from .api import Checker, Package
+from .standard import FunctionChecker, ModuleChecker
+from .standard import driver_source as standard_driver
+from .stateful import StatefulChecker
+from .truth import load_module
+from .wrapper import checker_for as wrapper_checker
+from .wrapper import driver_source as wrapper_driver
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of problem: what the package holds for it, and what the kit builds from it."""
+
+    name: str
+    summary: str
+    files: tuple[str, ...]  # the package's own files that decide a verdict, besides problem.toml and reference.py
+    checker: Callable[[Package], Checker]
+    kit_driver: Callable[[Package], str] | None = None  # the driver the kit writes; None: the package's driver.py
+    interface: bool = False  # whether `[interface]` pins the call (its `call` at least)
+
+    def driver_source(self, package: Package) -> bytes:
+        """The driver the sandbox runs for package."""
+        if self.kit_driver is not None:
+            return self.kit_driver(package).encode()
+        return (package.path / "driver.py").read_bytes()
+
+
+CUSTOM_HOOKS = (api.INPUTS, api.Hook("check", ("params", "inputs", "got", "expected"),
+                                     "None when got is right, else what is wrong", required=True),
+                api.PREPARE, api.MEMORY_LIMIT, api.CHECK_SENT)
+
+
+class CustomChecker(api.CheckerBase):
+    """A custom problem's checker.py, its hooks looked up once and checked against CUSTOM_HOOKS."""
+
+    def __init__(self, package: Package):
+        module: ModuleType = load_module(package.path / "checker.py",
+                                         f"judge_checker_{package.slug.replace('-', '_')}_{package.version[:12]}")
+        for name, hook in api.hooks_of(module, CUSTOM_HOOKS, f"{package.slug}/checker.py").items():
+            setattr(self, name, hook)
+        self.judges_sent_bytes = hasattr(module, "check_sent")
+
+
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (
+    Kind("function", "a pure function, called as [interface] pins it, forward and backward", ("spec.py",),
+         FunctionChecker, standard_driver, interface=True),
+    Kind("module", "an nn.Module built with pinned arguments, the judge's weights copied in by name", ("spec.py",),
+         ModuleChecker, standard_driver, interface=True),
+    Kind("stateful", "an object built and driven by the package's driver, every output it reports judged by value",
+         ("spec.py", "driver.py"), StatefulChecker),
+    Kind("wrapper", "a wrapper around blocks the kit builds, run through the kit's training scenario", ("spec.py",),
+         wrapper_checker, wrapper_driver, interface=True),
+    Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
+         CustomChecker),
+)}
+
+
+__all__ = ["CUSTOM_HOOKS", "CustomChecker", "KINDS", "Kind"]

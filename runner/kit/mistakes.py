@@ -1,0 +1,76 @@
+"""Classic mistakes, named when a wrong output reproduces one.
+
+A package declares its classic mistakes in problem.toml's `[[mistakes]]`: a solution file of its own (run here
+in float64, through the same driver as the reference), or a function of spec.py with keywords that describe
+the mistake. A wrong output is called a mistake only when it is that mistake's output and not the truth's, by
+one rule for every kind (`reproduces`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import torch
+
+from .api import Package, Params
+from .truth import load_module
+
+# How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
+# tolerances, or this share of its distance from the truth.
+MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One `[[mistakes]]` entry: what it `says`, and the solution file or spec.py function that makes it."""
+
+    says: str
+    solution: ModuleType | None = None
+    spec: str | None = None
+    keywords: dict[str, Any] = field(default_factory=dict)  # the spec function's keywords (`with`)
+    when: dict[str, Any] = field(default_factory=dict)  # the params a test must have for it to apply
+
+    def applies(self, params: Params) -> bool:
+        return all(params.get(key) == value for key, value in self.when.items())
+
+
+def load_mistakes(package: Package) -> list[Mistake]:
+    """The package's `[[mistakes]]`, each solution file imported here under a name of the package's version."""
+    prefix = f"judge_kit_{package.slug.replace('-', '_')}_{package.version[:12]}_mistake"
+    return [Mistake(entry["says"], solution=load_module(package.path / entry["solution"], f"{prefix}_{index}"))
+            if "solution" in entry else
+            Mistake(entry["says"], spec=entry["spec"], keywords=dict(entry.get("with", {})), when=dict(entry.get("when", {})))
+            for index, entry in enumerate(package.mistakes)]
+
+
+def same(a: torch.Tensor, b: torch.Tensor, allowed: float) -> bool:
+    """Equal within allowed where both are finite, and non-finite (inf of one sign, or NaN) at the same places."""
+    a, b = a.to(torch.float64), b.to(torch.float64)
+    finite = torch.isfinite(a)
+    if not torch.equal(finite, torch.isfinite(b)) or not torch.equal(a[~finite].nan_to_num(), b[~finite].nan_to_num()):
+        return False
+    return bool(((a - b)[finite].abs() <= allowed).all())
+
+
+def reproduces(got: torch.Tensor, candidate: torch.Tensor | None, truth: torch.Tensor, allowed: float) -> bool:
+    """Whether got is a classic mistake's output (candidate) and not the truth: candidate is off the truth by more
+    than allowed, and got is within MISTAKE_TOLERANCES times allowed of it, or MISTAKE_SHARE of got's own
+    distance from the truth. Integer and bool outputs must equal the candidate exactly."""
+    if candidate is None or candidate.shape != truth.shape or got.shape != truth.shape:
+        return False
+    if not got.is_floating_point():
+        return candidate.dtype == got.dtype and not torch.equal(candidate, truth) and torch.equal(candidate, got)
+    got64 = got.to(torch.float64)
+    off_by = (got64 - truth).abs().nan_to_num(nan=torch.inf).max().item() if got.numel() else 0.0
+    close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)
+    return not same(candidate, truth, allowed) and same(got64, candidate, close)
+
+
+def exactly(says: str) -> str:
+    """The words that name a classic mistake an output reproduces."""
+    return f"This is exactly what {says}."
+
+
+__all__ = ["MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "exactly", "load_mistakes", "reproduces", "same"]
