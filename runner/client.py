@@ -21,7 +21,7 @@ from .sandbox import Ended, SandboxOptions, cputime, procs, start
 from .sandbox.process import PROTOCOL, in_background
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
-# Importing torch._dynamo takes 1-2 s of CPU, far more on a busy machine.
+# Importing torch._dynamo takes seconds of CPU, far more on a busy machine (docs/speed.md).
 WARM_TIMEOUT_S = 60.0
 MAX_RESPONSE_BYTES = 256 << 20
 MAX_MESSAGE_CHARS = 8000

@@ -8,7 +8,7 @@ start when the pool is empty or was built for other settings. The judge sends th
 and closes it; nothing of it serves another run.
 
 torch._dynamo, which the judge has a process import before the load where the code names what uses it
-(checkpointing, the optimisers, torch.compile: about a second of CPU and 70 MiB), is imported by a refill too
+(checkpointing, the optimisers, torch.compile; its cost is in docs/speed.md), is imported by a refill too
 when the last judge the pool lent processes to asked for it: a person working on such a problem finds
 it paid at their next Run, and the pool of a worker judging other problems pays nothing for it. A batch's pool
 does not (see below): its refills race the judge, and one that imported more would only be ready later.

@@ -290,7 +290,7 @@ def warm_up(device: torch.device) -> None:
     x = torch.randn(8, 8, device=device, requires_grad=True)
     with OperatorWatch([], track_memory=True):
         y = (x @ x).exp() / x.exp().sum(-1, keepdim=True)
-        # An explicit gradient makes autograd import its symbolic-shape checks (sympy, ~0.5 s) on first use.
+        # An explicit gradient makes autograd import its symbolic-shape checks (sympy) on first use.
         y.backward(torch.ones_like(y))
     # The first backward through the common layers maps libtorch's code for them into the resident set:
     # growth the judge cannot see as tensors, so paid here instead.
@@ -311,8 +311,8 @@ def _common_layers(x: torch.Tensor, device: torch.device, *, checkpointed: bool 
 
 def warm_up_dynamo(device: torch.device) -> None:
     """torch._dynamo, which torch.optim's first step, torch.utils.checkpoint and torch.func's transforms
-    import on first use (~35 MiB and 1-2 s of CPU), and a first checkpointed backward (~40 MiB of libtorch's
-    code): asked for by the judge before the load, only where the code that will run uses them, so that no
+    import on first use, and a first checkpointed backward (libtorch's code for it; both costs are in
+    docs/speed.md): asked for by the judge before the load, only where the code that will run uses them, so that no
     call pays for them as memory of its own and no other sandbox pays their start-up cost."""
     importlib.import_module("torch._dynamo")
     x = torch.randn(8, 8, device=device, requires_grad=True)

@@ -26,9 +26,9 @@ TMPFS_INODE_BYTES = 4 << 10
 SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6")
 TCP_LISTEN = b"0A"
 # Reading /proc/<pid>/net/tcp walks the kernel's whole established-connection hash table, whichever namespace
-# asks (262,144 buckets on a 24 GiB machine: 4.5 ms a read, 9 ms a look for tcp and tcp6, so at one look per
-# 20 ms about 45 % of a core per sandbox watched). sockstat counts a namespace's sockets per protocol at once
-# (0.07 ms for both files), so a table is read only when its protocol has a socket there.
+# asks, which at one look per watchdog tick costs a large share of a core per sandbox (docs/speed.md);
+# sockstat counts a namespace's sockets per protocol at once, so a table is read only when its protocol has a
+# socket there.
 SOCKET_COUNTS = {"tcp": ("sockstat", b"TCP:"), "udp": ("sockstat", b"UDP:"),
                  "tcp6": ("sockstat6", b"TCP6:"), "udp6": ("sockstat6", b"UDP6:")}
 
