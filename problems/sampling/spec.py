@@ -1,14 +1,9 @@
-"""Trusted: each row's draws against its filtered distribution in float64 (kit.chi_square); mistakes named."""
-import tomllib
-from pathlib import Path
-
+"""Trusted: each row's draws against its filtered distribution, computed in float64; mistakes by their laws."""
 import torch
 
 from runner import kit
 
-
-FALSE_REJECTION = 1e-8  # per row: a judge makes at most 100 chi-square tests, so below 1e-6 in all
-MISTAKES = tomllib.loads((Path(__file__).parent / "problem.toml").read_text()).get("mistakes", [])
+KEYWORDS = ("temperature", "top_k", "top_p")
 
 
 def probabilities(params, logits):
@@ -44,37 +39,25 @@ def inputs(params, generator):
         logits = logits.to(getattr(torch, params.get("dtype", "float32")))
         if probabilities(params, logits)[1] > 1e-4:
             break
-    return {"logits": logits.repeat_interleave(params["draws"], 0),
-            "seed": torch.randint(0, 2 ** 62, (1,), generator=generator)}
+    return {"logits": logits.repeat_interleave(params["draws"], 0)}
 
 
-def check(params, inputs, got, expected):
-    given = "".join(f", {k}={params[k]}" for k in ("temperature", "top_k", "top_p") if k in params)
-    call = f"sample(logits{given}), {params['draws']} draws from each of {params['rows']} rows"
-    tokens, vocab = got.get("tokens"), inputs["logits"].shape[-1]
-    if tokens is None or tokens.shape != expected["tokens"].shape or tokens.dtype != torch.int64 \
-            or ((tokens < 0) | (tokens >= vocab)).any():
-        return f"{call}: the result must be int64 of shape (batch,): one token id in [0, vocab) per row of logits"
-    if params.get("twice") and not torch.equal(got.get("tokens again", tokens + 1), tokens):
-        return (f"{call}: two calls with generators seeded alike drew different tokens: draw every random number "
-                "from `generator` (torch.rand(..., generator=generator)), never from the global generator")
-    logits = inputs["logits"][::params["draws"]]
-    truth, counts = probabilities(params, logits)[0], torch.stack([torch.bincount(row, minlength=vocab) for row in
-                                                                  tokens.view(params["rows"], -1)])
-    for row in range(params["rows"]):
-        message = kit.chi_square(counts[row], truth[row], false_rejection=FALSE_REJECTION, what="token")
-        if message:
-            return f"{call}, row {row}: {message}{diagnosis(params, logits, counts)}"
-    return None
+def describe(params, inputs):
+    given = "".join(f", {k}={params[k]}" for k in KEYWORDS if k in params)
+    return f"sample(logits{given}), {params['draws']} draws from each of {params['rows']} rows"
 
 
-def diagnosis(params, logits, counts):
-    keywords = {k: params[k] for k in ("temperature", "top_k", "top_p") if k in params}
-    for mistake in MISTAKES:  # the first whose distribution explains every row's draws
-        try:
-            q = inverse_cdf(kit.load_sibling(__file__, mistake["solution"]).filtered(logits.clone(), **keywords))
-        except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
-            continue
-        if all(kit.chi_square(c, p, false_rejection=FALSE_REJECTION) is None for c, p in zip(counts, q)):
-            return f". These draws are what {mistake['says']}."
-    return ""
+def laws(params, inputs):
+    truth = probabilities(params, inputs["logits"][::params["draws"]])[0]
+    return {f"row {row}": kit.Law(p, "token") for row, p in enumerate(truth)}
+
+
+def draws(params, inputs, got):
+    return {f"row {row}": tokens for row, tokens in enumerate(got["tokens"].view(params["rows"], -1))}
+
+
+def law_of(solution, params, inputs):
+    """A [[mistakes]] file's `filtered` distribution, drawn by inverse CDF."""
+    keywords = {k: params[k] for k in KEYWORDS if k in params}
+    filtered = solution.filtered(inputs["logits"][::params["draws"]].clone(), **keywords)
+    return {f"row {row}": q for row, q in enumerate(inverse_cdf(filtered))}
