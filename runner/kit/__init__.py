@@ -1,7 +1,7 @@
 """The problem kit: everything a problem package may use of the judge, and nothing else.
 
-A problem declares its `kind` in problem.toml (kinds.KINDS: function, module, stateful, wrapper, custom) and
-writes only what is its own, in `spec.py` through the hooks its kind declares (api.Hook), and in `driver.py`
+A problem declares its `kind` in problem.toml (kinds.KINDS: function, module, stateful, wrapper, sampler, custom)
+and writes only what is its own, in `spec.py` through the hooks its kind declares (api.Hook), and in `driver.py`
 where its kind runs the package's own driver. Its trusted files import this package and nothing else of the
 runner (`from runner import kit`); inside the sandbox a driver imports the kit's sandbox half, `kit`
 (sandbox.py) and `kit_<name>` (sandbox_<name>.py). tests/test_architecture.py holds every package to it.
@@ -17,6 +17,7 @@ from .checks import check_close, check_exact, chi_square, tolerance
 from .kinds import KINDS, Kind
 from .mistakes import Mistake, exactly, reproduces, same
 from .reports import MALFORMED, TAMPERED, flag, scalar, text
+from .sampler import Law
 from .truth import load_module, load_sibling, run_by_driver, run_in_float64, trusted_context
 from .wrapper import Lessons
 
@@ -25,6 +26,8 @@ __all__ = [
     "Checker", "CheckerBase", "Hook", "KINDS", "Kind", "KitError", "Package", "Params", "Tensors",
     # checks: floating outputs against a float64 truth, integer outputs exactly, samplers by chi-square
     "check_close", "check_exact", "chi_square", "compare_tensors", "layout", "tolerance",
+    # a sampler's law: what one set of its draws must follow
+    "Law",
     # messages: what a hidden test may show, where an entry is, a classic mistake reproduced
     "MALFORMED", "Mistake", "TAMPERED", "exactly", "reproduces", "reveals_values", "same", "where",
     # reading a driver's reports

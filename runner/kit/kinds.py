@@ -14,6 +14,7 @@ from types import ModuleType
 
 from . import api
 from .api import Checker, Package
+from .sampler import SamplerChecker
 from .standard import FunctionChecker, ModuleChecker
 from .standard import driver_source as standard_driver
 from .stateful import StatefulChecker
@@ -65,6 +66,8 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
          ("spec.py", "driver.py"), StatefulChecker),
     Kind("wrapper", "a wrapper around blocks the kit builds, run through the kit's training scenario", ("spec.py",),
          wrapper_checker, wrapper_driver, interface=True),
+    Kind("sampler", "draws made by the package's driver, judged by their distribution against the laws spec.py gives",
+         ("spec.py", "driver.py"), SamplerChecker),
     Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
          CustomChecker),
 )}

@@ -5,7 +5,8 @@ each row with its share of the 10,000 sets of draws) and the token counts a samp
 multinomially. A correct sampler (the exact distribution) must
 never be rejected on any test; each known-wrong sampler of the problem's [[mistakes]] (its `filtered`
 distribution, drawn by inverse CDF) must be rejected on the test its `# fails-on:` header names, every time.
-The rejection rule is kit.chi_square's, vectorised here and checked against it on a few seeds.
+The rejection rule is the sampler kind's (kit.chi_square at problem.toml's rate), vectorised here and checked
+against it on a few seeds.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from runner.problems import load_problem
 
 PROBLEM = load_problem("sampling")
 CHECKER = PROBLEM.checker
+SPEC = CHECKER.spec
 TESTS = {test.name: test.params for test in PROBLEM.tests}
 JUDGES = 10_000
 KEYWORDS = ("temperature", "top_k", "top_p")
@@ -40,7 +42,7 @@ def distributions(params, q_of, seeds):
     once, found = {**params, "draws": 1}, []
     for seed in range(seeds):
         logits = CHECKER.inputs(once, torch.Generator().manual_seed(seed))["logits"]
-        truth, q = CHECKER.probabilities(params, logits)[0], q_of(logits).double()
+        truth, q = SPEC.probabilities(params, logits)[0], q_of(logits).double()
         order = (truth + q).argsort(-1, descending=True)[:, :int(((truth > 0) | (q > 0)).sum(-1).max())]
         found.append((truth.gather(-1, order), q.gather(-1, order)))
     support = max(truth.shape[-1] for truth, _ in found)
@@ -62,7 +64,7 @@ def counts_of(q, draws, sets, generator):
 
 
 def rejected(counts, p, false_rejection):
-    """kit.chi_square's verdict on each set of counts (..., vocab) against one row's probabilities p."""
+    """The sampler kind's verdict on each set of counts (..., vocab) against one row's probabilities p."""
     p = p.double() / p.sum()
     impossible = ((p == 0) & (counts > 0)).any(-1)
     expected = p * counts.sum(-1, keepdim=True)[..., :1, :].mean()
@@ -83,10 +85,10 @@ def judge_rejections(params, q_of, generator):
     seeds = 400 // params["rows"]
     truth, q = distributions(params, q_of, seeds)
     counts = counts_of(q, params["draws"], JUDGES // seeds, generator)
-    verdicts = torch.stack([rejected(counts[row], truth[row], CHECKER.FALSE_REJECTION) for row in range(len(truth))])
-    for row in range(3):  # the vectorised rule is kit.chi_square's
+    verdicts = torch.stack([rejected(counts[row], truth[row], CHECKER.false_rejection) for row in range(len(truth))])
+    for row in range(3):  # the vectorised rule is the kind's
         for draw in range(3):
-            said = kit.chi_square(counts[row, draw], truth[row], false_rejection=CHECKER.FALSE_REJECTION)
+            said = CHECKER.rejection(counts[row, draw], kit.Law(truth[row]))
             assert (said is not None) == bool(verdicts[row, draw])
     # A judge rejects when any row of the test is rejected.
     return int(verdicts.view(seeds, params["rows"], JUDGES // seeds).any(1).sum())
@@ -94,22 +96,22 @@ def judge_rejections(params, q_of, generator):
 
 def test_a_judge_rejects_a_correct_sampler_below_one_in_a_million():
     tests = sum(params["rows"] for params in TESTS.values())
-    assert tests <= 100 and tests * CHECKER.FALSE_REJECTION <= 1e-6
+    assert tests <= 100 and tests * CHECKER.false_rejection <= 1e-6
 
 
 @pytest.mark.parametrize("name", list(TESTS))
 def test_a_correct_sampler_is_never_rejected(name):
     params = TESTS[name]
     generator = torch.Generator().manual_seed(1)
-    assert judge_rejections(params, lambda logits: CHECKER.probabilities(params, logits)[0], generator) == 0
+    assert judge_rejections(params, lambda logits: SPEC.probabilities(params, logits)[0], generator) == 0
 
 
 @pytest.mark.parametrize("mistake", PROBLEM.mistakes, ids=lambda mistake: mistake["solution"].split("/")[-1])
 def test_each_wrong_sampler_is_rejected_every_time(mistake):
     path = PROBLEM.path / mistake["solution"]
     params = TESTS[header_field(path, "fails-on")]
-    filtered = load_sibling(PROBLEM.path / "checker.py", mistake["solution"]).filtered
+    filtered = load_sibling(PROBLEM.path / "spec.py", mistake["solution"]).filtered
     keywords = {key: params[key] for key in KEYWORDS if key in params}
     generator = torch.Generator().manual_seed(2)
-    rejections = judge_rejections(params, lambda logits: CHECKER.inverse_cdf(filtered(logits, **keywords)), generator)
+    rejections = judge_rejections(params, lambda logits: SPEC.inverse_cdf(filtered(logits, **keywords)), generator)
     assert rejections == JUDGES
