@@ -35,6 +35,7 @@ names under `transposed` passes each as x.transpose(0, -1); its gradient is repo
 
 import builtins
 import ctypes
+import traceback
 import types
 
 import torch
@@ -94,6 +95,18 @@ _is_tensor, _is_module, _int64, _tensor, _grad, _grad_enabled = (
     lambda value: isinstance(value, torch.Tensor), lambda value: isinstance(value, torch.nn.Module), torch.int64,
     torch.tensor, torch.autograd.grad, torch.set_grad_enabled)
 _Exception, _class_of, _is_instance, _device, _empty = Exception, type, isinstance, torch.device, torch.empty
+
+
+# The sandbox loads this file as `kit`; the trusted side imports it as runner.kit.sandbox, to run a truth.
+_IN_SANDBOX, _print_exception = __name__ == "kit", traceback.print_exc
+
+
+def show_exception():
+    """Print the traceback of the exception being handled where the user sees it, the sandbox's stderr: a driver
+    calls it for an exception of the submission that it catches and reports. On the trusted side (the truth, a
+    mistake run through the driver) it prints nothing: the reference's refusals are no error of the judge's."""
+    if _IN_SANDBOX:
+        _print_exception()
 
 
 def parameter_reader():
@@ -452,4 +465,5 @@ def _seal(namespace):
 _seal(globals())
 
 
-__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard"]
+__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
+           "show_exception"]
