@@ -2,10 +2,11 @@
 run through the driver); then the pools used."""
 import torch
 
-REFUSAL = {2: "raised an exception other than RuntimeError, the one that refuses an append",
-           True: "needs {need} new blocks and {free} are free: it must raise RuntimeError, changing nothing",
-           False: "needs {need} new blocks and {free} are free, yet it raised RuntimeError: L tokens hold ceil(L / "
-                  "block_size) blocks, a refused append changes nothing, and free(seq_id) returns every block"}
+REFUSAL = {0: "needs {need} new blocks and {free} are free: it must raise RuntimeError, changing nothing",
+           1: "needs {need} new blocks and {free} are free, yet it raised RuntimeError: L tokens hold ceil(L / "
+              "block_size) blocks, a refused append changes nothing, and free(seq_id) returns every block",
+           2: "raised an exception other than RuntimeError, the one that refuses an append"}
+RAISED = {1: "raised RuntimeError", 2: "raised an exception (its traceback is on stderr)"}  # another op's
 TAIL = "It read slots past the sequence's length: unused slots hold NaN here, a freed sequence's tokens once reused."
 
 
@@ -18,8 +19,7 @@ def inputs(params, generator):
 
 
 def replay(params, inputs):
-    """Each op's (its sequence's tokens before it, the blocks it needs, the free ones, and after it the appends
-    each live sequence holds)."""
+    """Each op's (its sequence's tokens before it, blocks needed, blocks free, after it each live one's appends)."""
     size, live, states = params["block_size"], {}, []
     tokens = lambda seq: sum(len(inputs[f"k{j}"]) for j in live.get(seq, []))  # noqa: E731
     for i, (op, seq, *_) in enumerate(params["ops"]):
@@ -42,10 +42,9 @@ def call_of(name, params, inputs):
 
 def diagnose(name, params, inputs, got, truth):
     i, op, seq, _, need, free, live = op_of(name, params, inputs)
-    code = int(got) if got is not None and got.dtype == torch.int64 and got.dim() == 0 else 2
+    code = int(got) if got is not None and got.dtype == torch.int64 and got.dim() == 0 and 0 <= got <= 2 else 2
     if name.startswith("raised"):
-        return "It " + (REFUSAL[2 if code == 2 else need > free].format(need=need, free=free) if op == "append" else
-                        "raised " + ("RuntimeError" if code == 1 else "an exception (its traceback is on stderr)")) + "."
+        return "It " + (REFUSAL if op == "append" else RAISED)[code].format(need=need, free=free) + "."
     if got is None or not name.startswith("g"):
         return TAIL * bool(got is not None and got.isnan().any())
     wrong = (got != truth[name]).flatten(1).any(1).nonzero() if got.shape == truth[name].shape else []
@@ -66,6 +65,7 @@ def diagnose(name, params, inputs, got, truth):
 
 
 def check(params, inputs, got, truth):
-    count, written = sum(len(inputs[f"k{j}"]) for js in replay(params, inputs)[-1][3].values() for j in js), got.get("written")
+    live, written = replay(params, inputs)[-1][3], got.get("written")
+    count = sum(len(inputs[f"k{j}"]) for appends in live.values() for j in appends)
     if written is None or written.shape != (2,) or bool((written < count).any()):
         return f"the pools hold fewer written slots than the {count} live tokens: keep all of them in k_pool and v_pool"
