@@ -57,7 +57,7 @@ def comparisons(package: Package) -> dict[str, Comparison]:
         flags, numbers = [entry.get(key, False) for key in ("judged", "exact")], \
             [entry.get(key, 0.0) for key in ("atol", "rtol")]
         if not all(isinstance(flag, bool) for flag in flags) or not all(
-                isinstance(number, (int, float)) and not isinstance(number, bool) and number >= 0 for number in numbers):
+                type(number) in (int, float) and number >= 0 for number in numbers):
             raise KitError(f"{where}: judged and exact are true or false, atol and rtol numbers >= 0")
         found[pattern] = Comparison(**entry)
         if found[pattern].exact and found[pattern].stated:
