@@ -97,14 +97,14 @@ class StatefulChecker(ValueChecker):
 
     def check(self, params: Params, inputs: Tensors, got: Tensors, expected: Tensors) -> str | None:
         reports = self.truth(params, inputs)
-        got_, expected_, truth = (self.judged(params, inputs, run) for run in (got, expected, reports))
-        for name in expected_:
+        got_judged, expected_judged, truth = (self.judged(params, inputs, run) for run in (got, expected, reports))
+        for name in expected_judged:
             if not self.comparison(name).judged:
                 continue
-            message = compare.layout(name, got_.get(name), expected_[name]) or \
-                self.value_problem(name, got_[name], expected_[name], truth[name], inputs)
+            message = compare.layout(name, got_judged.get(name), expected_judged[name]) or \
+                self.value_problem(name, got_judged[name], expected_judged[name], truth[name], inputs)
             if message:
-                diagnosis = self.diagnosis(name, params, inputs, got_, expected_, truth)
+                diagnosis = self.diagnosis(name, params, inputs, got_judged, expected_judged, truth)
                 return f"{self.head(name, params, inputs)}{message}.{diagnosis}"
         own = self.own.get("check")
         return own(params, inputs, got, reports) if own else None
@@ -121,7 +121,7 @@ class StatefulChecker(ValueChecker):
         return super().value_problem(name, got, expected, truth, inputs)
 
     def output_allowance(self, name: str, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor,
-                  inputs: Tensors) -> float:
+                         inputs: Tensors) -> float:
         """How far output `name` may be from the truth: 0 when exact, its atol and rtol at the truth's largest
         magnitude when stated, else ValueChecker's tolerance."""
         comparison = self.comparison(name)
@@ -148,12 +148,10 @@ class StatefulChecker(ValueChecker):
         first = None
         for says, reports in self.candidates(params, inputs):
             outputs = self.judged(params, inputs, reports)
-            def given(names):
-                return all(gives(got[n], outputs[n], truth[n], allowed[n]) for n in names
-                           if n in allowed and outputs.get(n) is not None)
-            if not self.reproduced(got[name], outputs.get(name), truth[name], allowed[name]) or not given(judged[:at]):
+            if not self.reproduced(got[name], outputs.get(name), truth[name], allowed[name]) or \
+                    not agree(got, outputs, truth, allowed, judged[:at]):
                 continue
-            if given(judged[at + 1:]):
+            if agree(got, outputs, truth, allowed, judged[at + 1:]):
                 return exactly(says)
             first = first or says
         return exactly(first) if first else ""
@@ -167,11 +165,12 @@ class StatefulChecker(ValueChecker):
         return candidate.shape == got.shape and same(got, candidate, MISTAKE_TOLERANCES * allowed)
 
 
-def gives(got: torch.Tensor, candidate: torch.Tensor, truth: torch.Tensor, allowed: float) -> bool:
-    """Whether a mistake's output is got's: within MISTAKE_TOLERANCES times allowed of it, or off the truth as
-    got is (mistakes.reproduces)."""
-    return candidate.shape == got.shape and (same(got, candidate, MISTAKE_TOLERANCES * allowed)
-                                             or reproduces(got, candidate, truth, allowed))
+def agree(got: Tensors, outputs: Tensors, truth: Tensors, allowed: dict[str, float], names: list[str]) -> bool:
+    """Whether a mistake's outputs are got's at each of names that both give (and allowed has): within
+    MISTAKE_TOLERANCES times allowed of it, or off the truth as got is (mistakes.reproduces)."""
+    return all(outputs[n].shape == got[n].shape and (same(got[n], outputs[n], MISTAKE_TOLERANCES * allowed[n])
+                                                     or reproduces(got[n], outputs[n], truth[n], allowed[n]))
+               for n in names if n in allowed and outputs.get(n) is not None)
 
 
-__all__ = ["CALL_OF", "JUDGED", "STATEFUL_HOOKS", "Comparison", "StatefulChecker", "comparisons"]
+__all__ = ["CALL_OF", "JUDGED", "STATEFUL_HOOKS", "Comparison", "StatefulChecker", "agree", "comparisons"]
