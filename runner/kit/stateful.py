@@ -80,8 +80,9 @@ class StatefulChecker(ValueChecker):
         return self.driver.run(solution, params, inputs, ctx)
 
     def comparison(self, name: str) -> Comparison:
-        return next((comparison for pattern, comparison in self.comparisons.items()
-                     if fnmatch.fnmatchcase(name, pattern)), Comparison())
+        """Output `name`'s entry of `[outputs]`: its own (a name may hold brackets), else the first pattern's."""
+        return self.comparisons.get(name) or next((comparison for pattern, comparison in self.comparisons.items()
+                                                   if fnmatch.fnmatchcase(name, pattern)), Comparison())
 
     def judged(self, params: Params, inputs: Tensors, reports: Tensors) -> Tensors:
         """The outputs judged of one run, by spec.judged when it is defined."""

@@ -132,6 +132,13 @@ def test_a_stated_tolerance_is_the_one_an_output_is_judged_within(tmp_path):
     assert "tolerance 0.001 + 0·|expected|" in message
 
 
+def test_an_outputs_entry_is_an_outputs_own_name_before_it_is_a_pattern(tmp_path):
+    own = '"count[0]" = { judged = false }\n"count*" = { exact = true }'
+    checker = write_package(tmp_path, problem=PROBLEM.replace('"count*" = { exact = true }', own)).checker
+    assert not checker.comparison("count[0]").judged  # as a pattern, "count[0]" matches count0, not itself
+    assert checker.comparison("count after add 1").exact and not checker.comparison("total after add 1").exact
+
+
 def test_a_report_not_judged_by_value_reaches_spec_check_as_the_driver_sent_it(judged):
     checker, params, inputs, expected = judged
     assert checker.check(params, inputs, {**expected, "calls": torch.tensor(7)}, expected) == (
