@@ -40,10 +40,13 @@ def diagnose(name, params, inputs, got, truth):
                 "** length_penalty.")
     show, right = kit.reveals_values(), truth["tokens"]
     if got is None or got.shape != right.shape:
-        return (f"It returned {len(got) if show and got is not None else 'a different number of'} hypotheses where "
-                f"{len(right)} were expected: return the beam_width best finished hypotheses (all of them if fewer "
-                "finished).")
-    i = int((got != right).any(1).nonzero()[0])
+        count = len(got) if show and got is not None and got.dim() else "a different number of"
+        return (f"It returned {count} hypotheses where {len(right)} were expected: return the beam_width best "
+                "finished hypotheses (all of them if fewer finished).")
+    differ = (got != right).any(1).nonzero().flatten().tolist()  # none where only the dtype is wrong
+    if not differ:
+        return ""
+    i = differ[0]
     listed = [[int(token) for token in row if token >= 0] for row in (got[i], right[i])]
     return f"Hypothesis {i} (best first) is " + (f"{listed[0]} where {listed[1]} was expected." if show else "wrong.")
 
