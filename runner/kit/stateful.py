@@ -8,7 +8,7 @@ one, or as problem.toml's `[outputs."<name>"]` says (exactly, within a stated at
 report only spec.check reads); the first wrong one fails the test. spec.judged may turn every run's reports
 (the submission's, the reference's, the truth, a mistake's) into the outputs judged, and spec.call_of names
 the call that made one. A classic mistake is named when its outputs reproduce the wrong one and agree with
-every one before it that the mistake gives.
+every one before it that the mistake gives; one that agrees with every later one too is named first.
 """
 
 from __future__ import annotations
