@@ -27,7 +27,7 @@ KIT_FILES = tuple(sorted(path.name for path in KIT_DIR.glob("*.py") if path.name
 KIT_SANDBOX_MODULES = {("kit" if name == "sandbox.py" else "kit_" + name.removeprefix("sandbox_").removesuffix(".py")): name
                        for name in KIT_FILES if name == "sandbox.py" or name.startswith("sandbox_")}
 INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen", "reach", "device",
-                  "state"}
+                  "state", "records_graph", "may_alias"}
 REACH_KEYS = {"output", "input", "dim", "up_to", "sees", "misses"}
 # A [[mistakes]] entry without a solution file names a function of spec.py, its keywords and the params it fits.
 SPEC_MISTAKE_KEYS = {"spec", "says", "with", "when"}

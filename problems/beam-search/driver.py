@@ -1,4 +1,5 @@
-"""In the sandbox, deciding nothing: the scripted model as `step`, one search, its hypotheses and the step calls."""
+"""In the sandbox, deciding nothing: the scripted model as `step`, one search, its hypotheses and the step calls
+(the trusted side reports exhaustive search's hypotheses with `reports` too)."""
 import torch
 
 
@@ -27,6 +28,11 @@ def run(solution, params, inputs, ctx):
         found = search(solution, params, inputs, batches := [])
     except (TypeError, ValueError) as error:
         raise ctx.WrongAnswer(f"{error} (beam_search returns a list of (tokens: list[int], score: float))") from None
+    return reports(params, found, batches)
+
+
+def reports(params, found, batches):
+    """The hypotheses, best first (tokens padded with -1 to max_len), and the step calls: how many, the most rows."""
     pad = [tokens + [-1] * (params["max_len"] - len(tokens)) for tokens, _ in found]
     return {"tokens": torch.tensor(pad, dtype=torch.int64).view(-1, params["max_len"]),
             "scores": torch.tensor([score for _, score in found], dtype=torch.float64),

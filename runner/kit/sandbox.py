@@ -26,6 +26,8 @@ Outputs of a standard driver, besides the interface's own outputs (by their name
                             the learnable tensors are still exactly the interface's (_methods)
     <output>.reach          with [interface.reach] and cotangents: which input positions each output position
                             depends on (_reach)
+With `records_graph = false` in the interface, an operation that saves a tensor for backward calls the
+operator autograd::graph_recorded (run_standard), which the problem forbids.
 A test with `calls` makes one call per entry and names call i's inputs and outputs `<i>/<name>` (each_call).
 An output the call could not produce is left out, and the checker says why. A test whose params list input
 names under `transposed` passes each as x.transpose(0, -1); its gradient is reported in the stored layout.
@@ -33,6 +35,7 @@ names under `transposed` passes each as x.transpose(0, -1); its gradient is repo
 
 import builtins
 import ctypes
+import traceback
 import types
 
 import torch
@@ -92,6 +95,18 @@ _is_tensor, _is_module, _int64, _tensor, _grad, _grad_enabled = (
     lambda value: isinstance(value, torch.Tensor), lambda value: isinstance(value, torch.nn.Module), torch.int64,
     torch.tensor, torch.autograd.grad, torch.set_grad_enabled)
 _Exception, _class_of, _is_instance, _device, _empty = Exception, type, isinstance, torch.device, torch.empty
+
+
+# The sandbox loads this file as `kit`; the trusted side imports it as runner.kit.sandbox, to run a truth.
+_IN_SANDBOX, _print_exception = __name__ == "kit", traceback.print_exc
+
+
+def show_exception():
+    """Print the traceback of the exception being handled where the user sees it, the sandbox's stderr: a driver
+    calls it for an exception of the submission that it catches and reports. On the trusted side (the truth, a
+    mistake run through the driver) it prints nothing: the reference's refusals are no error of the judge's."""
+    if _IN_SANDBOX:
+        _print_exception()
 
 
 def parameter_reader():
@@ -395,12 +410,45 @@ def _reach(call, params, inputs, names, reach):
     return {f"{out}.reach": torch.stack(rows)}
 
 
+def _graph_recorded_operator():
+    """autograd::graph_recorded, which a call that must not record a graph for autograd calls whenever an
+    operation saves a tensor for backward, for problem.toml to forbid. It is registered when the kit loads,
+    before the submission is imported (so the submission cannot register it first), once per process."""
+    try:
+        return torch.ops.autograd.graph_recorded.default
+    except (AttributeError, RuntimeError):
+        pass
+
+    @torch.library.custom_op("autograd::graph_recorded", mutates_args=())
+    def graph_recorded(saved: torch.Tensor) -> torch.Tensor:
+        return saved.new_empty(0)
+    return graph_recorded
+
+
+_graph_recorded, _saved_tensors_hooks = _graph_recorded_operator(), torch.autograd.graph.saved_tensors_hooks
+
+
+def _recorded(saved):
+    _graph_recorded(saved)
+    return saved
+
+
+def _unpacked(saved):
+    return saved
+
+
 def run_standard(kind, interface, solution, params, inputs, ctx):
-    """The standard driver of kind (function or module)."""
+    """The standard driver of kind (function or module). With `records_graph = false` in the interface, every
+    tensor an operation saves for backward calls autograd::graph_recorded: the problem forbids it, so that a
+    backward written by hand cannot be autograd's (autograd's saved-tensor hooks are the calling thread's)."""
     # The tolerances assume true float32 matmuls; a submission may not loosen them for itself.
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    return (run_module if kind == "module" else run_function)(solution, params, inputs, ctx, interface)
+    run = run_module if kind == "module" else run_function
+    if interface.get("records_graph", True):
+        return run(solution, params, inputs, ctx, interface)
+    with _saved_tensors_hooks(_recorded, _unpacked):
+        return run(solution, params, inputs, ctx, interface)
 
 
 def _seal(namespace):
@@ -417,4 +465,5 @@ def _seal(namespace):
 _seal(globals())
 
 
-__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard"]
+__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
+           "show_exception"]

@@ -44,7 +44,9 @@ def trusted_context() -> SimpleNamespace:
 
 
 def float64(inputs: Tensors) -> Tensors:
-    return {name: tensor.to(torch.float64) if tensor.is_floating_point() else tensor
+    """A copy of each input, in float64 where it is floating: a driver may write into what it is given (a
+    cache's pools), and the judge may be sending the inputs to a sandbox meanwhile."""
+    return {name: tensor.to(torch.float64, copy=True) if tensor.is_floating_point() else tensor.clone()
             for name, tensor in inputs.items()}
 
 

@@ -1,14 +1,11 @@
-"""Trusted: weights at least MARGIN from rounding ties (or exactly on them), against float64 arithmetic."""
-import tomllib
-from pathlib import Path
-
+"""Trusted: weights at least MARGIN from rounding ties (or exactly on them), the truth in float64 arithmetic with
+the exact float32 scales; problem.toml's [outputs] says how each output is judged."""
 import torch
 
 from runner import kit
 
-
 MARGIN = 1e-3
-MISTAKES = tomllib.loads((Path(__file__).parent / "problem.toml").read_text())["mistakes"]
+DRIVER = kit.load_sibling(__file__, "driver.py")
 
 
 def exact(params, w):
@@ -41,33 +38,27 @@ def inputs(params, generator):
             "scales_to_dequantize": (torch.rand(scales_shape, generator=generator) + 0.5) * size / q}
 
 
-def check(params, inputs, got, expected):
-    call = f"quantize(w, group_size={params['group_size']}, bits={params.get('bits', 8)}) of {params['dtype']} w"
+def truth(params, inputs):
     (t, scales, q), codes, gs = exact(params, inputs["w"]), inputs["codes_to_dequantize"].long(), params["group_size"]
     codes = (torch.stack([codes & 15, codes >> 4], -1).flatten(-2) ^ 8) - 8 if q == 7 else codes
     given = codes.double().unflatten(-1, (-1, gs)) * inputs["scales_to_dequantize"].double()[..., None]
-    in_steps = lambda x: (x.double().unflatten(-1, (-1, gs)) / scales.double()).nan_to_num(0.0, 0.0, 0.0).flatten(-2)
-    truth = {"codes": pack(t.round().flatten(-2), q), "scales": scales.squeeze(-1), "w_hat": given.flatten(-2),
-             "round trip": in_steps(inputs["w"])}
-    for name, atol, rtol in (("codes", 0, 0), ("scales", 1e-30, 2 ** -21), ("w_hat", 1e-30, 2 ** -21),
-                             ("round trip", 0.5 + MARGIN, 0)):
-        value = in_steps if name == "round trip" else torch.Tensor.double
-        message = kit.layout(name, got.get(name), expected[name]) or kit.compare_tensors(
-            f"{name} (in steps of the scale)" if name == "round trip" else name, value(got[name]),
-            truth[name].double(), atol=atol, rtol=rtol)
-        if message:
-            return f"{call}: {message}{diagnosis(name, params, inputs, got)}"
-    return None
+    return {"codes": pack(t.round().flatten(-2), q), "scales": scales.squeeze(-1), "w_hat": given.flatten(-2),
+            "round trip": inputs["w"].double()}
 
 
-def diagnosis(name, params, inputs, got):
-    for mistake in MISTAKES:
-        module, args = kit.load_sibling(__file__, mistake["solution"]), (params["group_size"], params.get("bits", 8))
-        try:
-            mine = dict(zip(("codes", "scales"), module.quantize(inputs["w"], *args)))
-            mine["w_hat"] = module.dequantize(inputs["codes_to_dequantize"], inputs["scales_to_dequantize"], *args)
-            if torch.equal(mine[name], got[name]):
-                return f". This is exactly what {mistake['says']}."
-        except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
-            continue
-    return ""
+def judged(params, inputs, reports):
+    """The round trip in steps of the exact scale of each group (where it has w's shape)."""
+    trip, (_, scales, _) = reports.pop("round trip", None), exact(params, inputs["w"])
+    if trip is not None and trip.shape == inputs["w"].shape:
+        trip = (trip.double().unflatten(-1, (-1, params["group_size"])) / scales.double()).nan_to_num(0.0, 0.0, 0.0)
+        trip = trip.flatten(-2)
+    return reports if trip is None else {**reports, "round trip (in steps of the scale)": trip}
+
+
+def describe(params, inputs):
+    return f"quantize(w, group_size={params['group_size']}, bits={params.get('bits', 8)}) of {params['dtype']} w"
+
+
+def as_drawn(params, inputs, solution):
+    """A mistake of precision: the solution run on the weights as drawn, where in float64 it would be none."""
+    return DRIVER.run(kit.load_sibling(__file__, solution), params, inputs, kit.trusted_context())
