@@ -232,7 +232,8 @@ class ProblemAdmin(RankedByTitle, admin.ModelAdmin):
 
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin):
-    list_display = ("name", "state", "queues", "concurrency", "device_name", "torch_version", "last_seen_at")
+    list_display = ("name", "state", "queues", "concurrency", "device_name", "torch_version", "judge_version",
+                    "last_seen_at")
     list_filter = ("state",)
 
     def has_add_permission(self, request):

@@ -18,6 +18,7 @@ from django.conf import settings
 from runner.pool import WarmPool
 from runner.sandbox import procs
 from runner.verdict import ACCEPTED, INTERNAL_ERROR, PASSED, SKIPPED
+from runner.version import current as current_judge_version
 
 # GPU names by index, filled in by the worker from its self-check (which runs in a child process, so that the
 # worker itself never initialises CUDA before it forks its pool).
@@ -198,6 +199,11 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
         stderr=verdict.stderr,
         seed_index=verdict.seed_index,
     )
+
+
+def judge_version() -> str:
+    """The version of the judge this process runs, a hash of its code; every outcome it judges carries it."""
+    return current_judge_version()
 
 
 def runs_on(needs: str, device: str) -> bool:
