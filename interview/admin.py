@@ -1,11 +1,12 @@
 """The admin: topics, questions, problems, submissions and problem sets. Rows synced from git are read-only here;
-git is their source of truth. Submissions are read-only too, and can be judged again. Problem sets come from
-git as well, and more can be written here, by staff or the `curators` group (created by migration 0005: sets,
-and reading the bank, nothing else)."""
+git is their source of truth. Submissions are read-only too, with the history of their judgements, and can be
+judged again. Problem sets come from git as well, and more can be written here, by staff or the `curators`
+group (created by migration 0005: sets, and reading the bank, nothing else)."""
 
 from django import forms
 from django.contrib import admin
 from django.db.models import Case, IntegerField, Q, Value, When
+from django.template.loader import render_to_string
 from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -13,9 +14,10 @@ from django.utils.safestring import mark_safe
 from interview.content.problem_sets import ITEM_KINDS
 from interview.content.questions import key_point_problems
 from interview.models import (
-    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Submission, SubmissionTest, Topic, WorkerHeartbeat,
+    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Submission, Topic, WorkerHeartbeat,
 )
 from interview.rendering import highlight_python
+from interview.selectors.workers import current_judge_versions
 from interview.services.problem_sets import problem_set_renumber
 from interview.services.questions import question_save
 from interview.services.submissions import submissions_rejudge
@@ -142,35 +144,24 @@ class QuestionAdmin(RankedByTitle, FileOriginReadOnly, admin.ModelAdmin):
         question_save(question=obj)
 
 
-class SubmissionTestInline(admin.TabularInline):
-    model = SubmissionTest
-    fields = ("index", "name", "status", "message", "time_ms", "peak_bytes")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    """Submissions are the judge's record: read-only here; the actions judge them again."""
+    """Submissions are the judge's record: read-only here, with every judgement; the actions judge them again."""
 
     list_display = ("id", "user", "problem", "suite", "status", "verdict", "queue", "device", "attempts", "created_at")
-    list_filter = ("status", "verdict", "suite", "queue", "device", "problem")
-    list_select_related = ("user", "problem")
+    list_filter = ("status", "judgement__verdict", "suite", "queue", "judgement__device", "problem")
+    list_select_related = ("user", "problem", "judgement")
     search_fields = ("=id", "user__username", "problem__slug")
     date_hierarchy = "created_at"
-    inlines = [SubmissionTestInline]
     actions = ["rejudge", "rejudge_problems"]
-    exclude = ("source",)
+    exclude = ("source", "judgement")
 
     class Media:
         css = {"all": (reverse_lazy("pygments_css"),)}
 
     def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in Submission._meta.fields if field.name != "source"] + ["code"]
+        shown = [field.name for field in Submission._meta.fields if field.name not in self.exclude]
+        return [*shown, "code", "history"]
 
     def has_add_permission(self, request):
         return False
@@ -178,10 +169,27 @@ class SubmissionAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    @admin.display(description="verdict", ordering="judgement__verdict")
+    def verdict(self, submission):
+        return submission.judgement.get_verdict_display() if submission.judgement else ""
+
+    @admin.display(description="device", ordering="judgement__device")
+    def device(self, submission):
+        return submission.judgement.device if submission.judgement else ""
+
     @admin.display(description="source")
     def code(self, submission):
         # Pygments escapes the source as it highlights it.
         return format_html('<div class="prose">{}</div>', mark_safe(highlight_python(submission.source)))
+
+    @admin.display(description="judgements")
+    def history(self, submission):
+        """Every judgement, newest first, with its versions (marked when no longer current) and its tests."""
+        return render_to_string("admin/interview/submission/judgements.html", {
+            "judgements": submission.judgements.prefetch_related("tests"),
+            "current_judge_versions": current_judge_versions(),
+            "problem_version": submission.problem.version,
+        })
 
     @admin.action(description="Judge the selected submissions again")
     def rejudge(self, request, queryset):

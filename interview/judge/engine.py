@@ -36,7 +36,7 @@ class JudgeUnavailable(Exception):
 
 @dataclass(frozen=True)
 class TestOutcome:
-    """One test as the judge reported it."""
+    """One test as the judge reported it, in the terms of a JudgementTest row."""
 
     __test__ = False  # a name pytest would otherwise collect
 
@@ -50,7 +50,8 @@ class TestOutcome:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A whole judgement, in the terms of the Submission row."""
+    """A whole judgement, in the terms of the Judgement row: the row's judged fields, as plain values (the engine
+    knows no model; tests/interview/test_judgement_schema.py keeps the two the same)."""
 
     verdict: str
     tests: list[TestOutcome]
@@ -68,15 +69,15 @@ class Outcome:
     memory_ratio: float | None
     stdout: str
     stderr: str
-    seed_index: int | None = None  # the hidden seed the judge used, stored so a re-judge uses it again
+    seed_index: int | None = None  # the hidden seed the judge used; the submission keeps it for every later judge
 
     @property
     def retryable(self) -> bool:
         """The judge itself failed (never the submission's fault), so another attempt may succeed."""
         return self.verdict in RETRYABLE_VERDICTS
 
-    def row_fields(self) -> dict:
-        """The Submission columns this outcome sets."""
+    def judgement_fields(self) -> dict:
+        """The Judgement columns this outcome sets."""
         values = asdict(self)
         del values["tests"]
         return values
