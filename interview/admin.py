@@ -5,7 +5,7 @@ group (created by migration 0005: sets, and reading the bank, nothing else)."""
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Case, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse_lazy
 from django.utils.html import format_html
@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 from interview.content.problem_sets import ITEM_KINDS
 from interview.content.questions import key_point_problems
 from interview.models import (
-    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Submission, Topic, WorkerHeartbeat,
+    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Status, Submission, Topic, WorkerHeartbeat,
 )
 from interview.rendering import highlight_python
 from interview.selectors.workers import current_judge_versions
@@ -144,12 +144,37 @@ class QuestionAdmin(RankedByTitle, FileOriginReadOnly, admin.ModelAdmin):
         question_save(question=obj)
 
 
+class JudgedByFilter(admin.SimpleListFilter):
+    """Finished submissions whose last judgement an older judge or an older version of the problem made: those a
+    fix to either may judge differently. The web process cannot hash the judge's code, so the current judge is
+    what the workers consuming now report in their heartbeats."""
+
+    title = "judged by"
+    parameter_name = "judged_by"
+    OLDER_JUDGE, OLDER_PROBLEM, EITHER = "older_judge", "older_problem", "either"
+
+    def lookups(self, request, model_admin):
+        unknown = "" if current_judge_versions() else " (none: no worker reports its judge now)"
+        return [(self.OLDER_JUDGE, f"An older judge{unknown}"), (self.OLDER_PROBLEM, "An older problem version"),
+                (self.EITHER, "An older judge or problem version")]
+
+    def queryset(self, request, queryset):
+        if self.value() not in (self.OLDER_JUDGE, self.OLDER_PROBLEM, self.EITHER):
+            return queryset
+        current = current_judge_versions()
+        older_judge = ~Q(judgement__judge_version__in=current) if current else Q(pk__in=[])
+        older_problem = ~Q(judgement__problem_version=F("problem__version"))
+        older = {self.OLDER_JUDGE: older_judge, self.OLDER_PROBLEM: older_problem,
+                 self.EITHER: older_judge | older_problem}[self.value()]
+        return queryset.filter(older, status=Status.FINISHED)
+
+
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
     """Submissions are the judge's record: read-only here, with every judgement; the actions judge them again."""
 
     list_display = ("id", "user", "problem", "suite", "status", "verdict", "queue", "device", "attempts", "created_at")
-    list_filter = ("status", "judgement__verdict", "suite", "queue", "judgement__device", "problem")
+    list_filter = ("status", "judgement__verdict", JudgedByFilter, "suite", "queue", "judgement__device", "problem")
     list_select_related = ("user", "problem", "judgement")
     search_fields = ("=id", "user__username", "problem__slug")
     date_hierarchy = "created_at"

@@ -1,4 +1,5 @@
-"""The admin: submissions read-only with their code and their judgements, and the rejudge actions."""
+"""The admin: submissions read-only with their code and their judgements, the submissions an older judge or an
+older problem version judged, and the rejudge actions."""
 
 import pytest
 
@@ -87,3 +88,51 @@ def test_a_submission_judged_again_shows_every_judgement_with_its_versions_seed_
     assert "Wrong answer" in first and "differs at [0, 3]" in first and "<td>7</td>" in first
     assert f"{OLDER_JUDGE}</code> <strong>older than the workers' now" in first
     assert "0ld-problem</code> <strong>older than the problem's now" in first
+
+
+@pytest.fixture
+def judged_by_each_version():
+    """Finished submissions judged by the current judge and problem, by an older judge, by an older version of
+    the problem, and by both; and one still waiting and one the judge gave up on."""
+    worker_heartbeat(name="cpu@host", state=WorkerState.READY, queues=["cpu"], judge_version=CURRENT_JUDGE)
+    problem = ProblemFactory(needs="cpu")
+    made = {name: SubmissionFactory(problem=problem, judge_version=judge, **({"problem_version": "0ld"} if old else {}))
+            for name, judge, old in (("current", CURRENT_JUDGE, False), ("older_judge", OLDER_JUDGE, False),
+                                     ("older_problem", CURRENT_JUDGE, True), ("both", OLDER_JUDGE, True))}
+    made["waiting"] = SubmissionFactory(problem=problem, status=Status.QUEUED)
+    made["error"] = SubmissionFactory(problem=problem, status=Status.ERROR)
+    return made
+
+
+def listed(admin_client, query: str) -> set[int]:
+    response = admin_client.get(f"/admin/interview/submission/?{query}")
+    assert response.status_code == 200
+    return {row.pk for row in response.context["cl"].result_list}
+
+
+@pytest.mark.parametrize("judged_by, expected", [
+    ("older_judge", {"older_judge", "both"}), ("older_problem", {"older_problem", "both"}),
+    ("either", {"older_judge", "older_problem", "both"}),
+])
+def test_the_list_shows_the_submissions_an_older_judge_or_problem_version_judged(
+    admin_client, judged_by_each_version, judged_by, expected
+):
+    assert listed(admin_client, f"judged_by={judged_by}") == {judged_by_each_version[name].pk for name in expected}
+
+
+def test_those_submissions_are_judged_again_by_selecting_them_all(admin_client, judged_by_each_version,
+                                                                   embedded_queue):
+    older = listed(admin_client, "judged_by=either")
+    response = admin_client.post("/admin/interview/submission/?judged_by=either",
+                                 {"action": "rejudge", "select_across": "1", "index": "0",
+                                  "_selected_action": list(older)}, follow=True)
+    assert "3 submission(s) queued to be judged again" in response.content.decode()
+    assert set(Submission.objects.filter(status=Status.QUEUED, judgement=None).values_list("pk", flat=True)) == (
+        older | {judged_by_each_version["waiting"].pk})
+    assert listed(admin_client, "judged_by=either") == set()
+
+
+def test_without_a_worker_no_judge_counts_as_older(admin_client, judged_by_each_version):
+    worker_heartbeat(name="cpu@host", state=WorkerState.STOPPED)
+    assert listed(admin_client, "judged_by=older_judge") == set()
+    assert "no worker reports its judge now" in admin_client.get("/admin/interview/submission/").content.decode()
