@@ -179,14 +179,20 @@ class SubmissionAdmin(admin.ModelAdmin):
     search_fields = ("=id", "user__username", "problem__slug")
     date_hierarchy = "created_at"
     actions = ["rejudge", "rejudge_problems"]
-    exclude = ("source", "judgement")
 
     class Media:
         css = {"all": (reverse_lazy("pygments_css"),)}
 
+    fieldsets = (
+        (None, {"fields": ("id", "user", "problem", "suite", "status", "message", "created_at", "hints_shown")}),
+        ("Judgements, newest first", {"fields": ("history",)}),
+        ("Code", {"fields": ("code",)}),
+        ("Queue and lease", {"fields": ("queue", "enqueued_at", "deliveries", "attempts", "lease_expires_at", "worker",
+                                        "tests_total", "seed_index", "idempotency_key")}),
+    )
+
     def get_readonly_fields(self, request, obj=None):
-        shown = [field.name for field in Submission._meta.fields if field.name not in self.exclude]
-        return [*shown, "code", "history"]
+        return [name for _, options in self.fieldsets for name in options["fields"]]
 
     def has_add_permission(self, request):
         return False
