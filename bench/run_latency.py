@@ -14,9 +14,9 @@ Once the worker is ready and its pool full, it sits idle for `--idle` seconds wh
 whole process tree (the main process, its pool process and the warm sandboxes) is read from /proc: the share of
 one core an idle worker costs. Then `--runs` submissions of the problem's reference on the sample tests ("Run"),
 one at a time, each once the warm pool is full again (as a person pressing Run finds it). Latency is read from
-server-side timestamps, as bench/submit_latency.py does: from the moment before the POST to the row's
-`finished_at`; `created_at` and `started_at` split it into the POST, the wait for the worker (the broker and
-its pick-up) and the judge.
+server-side timestamps, as bench/submit_latency.py does: from the moment before the POST to its judgement's
+`finished_at`; the submission's `created_at` and the judgement's `started_at` split it into the POST, the wait
+for the worker (the broker and its pick-up) and the judge.
 
 Targets: on the default install, p50 at most 400 ms and within 100 ms of the Redis path's p50; an idle worker
 under 2 % of one core.
@@ -59,8 +59,9 @@ class SqliteDatabase:
 
         with sqlite3.connect(self.path) as connection:
             rows = connection.execute(
-                f"SELECT id, created_at, started_at, finished_at, verdict FROM interview_submission "
-                f"WHERE id IN ({','.join('?' * len(ids))})", ids).fetchall()
+                f"SELECT s.id, s.created_at, j.started_at, j.finished_at, j.verdict FROM interview_submission s "
+                f"JOIN interview_judgement j ON j.id = s.judgement_id WHERE s.id IN ({','.join('?' * len(ids))})",
+                ids).fetchall()
         return {row[0]: {"created": epoch(row[1]), "started": epoch(row[2]), "finished": epoch(row[3]),
                          "verdict": row[4]} for row in rows}
 

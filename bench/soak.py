@@ -40,7 +40,8 @@ sweep's message is the one that judges it; with production's (2 h) the sweep's i
 
 Checked from the database afterwards: every submission sent is there once, finished, with the verdict its file
 declares; none lost (sent and not in the database), none stuck (still queued or running after the drain),
-no duplicate results (one finish per submission in the workers' logs, one test row per test), attempts
+no duplicate results (one finish per submission in the workers' logs, one judgement per submission, one test
+row per test), attempts
 counted (each submission's attempts are one more than the times it was queued again after an attempt).
 Prints the machine, the counts, the drain time, submissions per minute, p50/p95 submit-to-verdict, the faults
 injected, how each killed worker's message came back, the soak's duration, and PASS or FAIL; exits 1 on FAIL.
@@ -371,17 +372,19 @@ def rows(database: Database, user_prefix: str) -> dict[str, dict]:
 
     with psycopg.connect(database.url) as connection:
         found = connection.execute(
-            "SELECT s.id, s.idempotency_key, s.status, s.verdict, s.attempts, s.deliveries, s.tests_total, "
-            "extract(epoch FROM s.created_at), extract(epoch FROM s.finished_at), "
-            "(SELECT count(*) FROM interview_submissiontest t WHERE t.submission_id = s.id), "
-            "(SELECT count(DISTINCT t.index) FROM interview_submissiontest t WHERE t.submission_id = s.id) "
-            "FROM interview_submission s JOIN auth_user u ON u.id = s.user_id WHERE u.username LIKE %s",
+            "SELECT s.id, s.idempotency_key, s.status, j.verdict, s.attempts, s.deliveries, s.tests_total, "
+            "extract(epoch FROM s.created_at), extract(epoch FROM j.finished_at), "
+            "(SELECT count(*) FROM interview_judgementtest t WHERE t.judgement_id = s.judgement_id), "
+            "(SELECT count(DISTINCT t.index) FROM interview_judgementtest t WHERE t.judgement_id = s.judgement_id), "
+            "(SELECT count(*) FROM interview_judgement k WHERE k.submission_id = s.id) "
+            "FROM interview_submission s JOIN auth_user u ON u.id = s.user_id "
+            "LEFT JOIN interview_judgement j ON j.id = s.judgement_id WHERE u.username LIKE %s",
             (user_prefix + "%",)).fetchall()
     by_key: dict[str, dict] = {}
     for row in found:
-        entry = {"id": row[0], "status": row[2], "verdict": row[3], "attempts": row[4], "deliveries": row[5],
+        entry = {"id": row[0], "status": row[2], "verdict": row[3] or "", "attempts": row[4], "deliveries": row[5],
                  "tests_total": row[6], "created": float(row[7]), "finished": row[8] and float(row[8]),
-                 "tests": row[9], "distinct_tests": row[10], "copies": 1}
+                 "tests": row[9], "distinct_tests": row[10], "judgements": row[11], "copies": 1}
         if row[1] in by_key:
             by_key[row[1]]["copies"] += 1
         else:
@@ -451,7 +454,7 @@ def report_lines(args, counts: Counts, planned: list[Planned], found: dict[str, 
     duplicates, miscounted = [], []
     for item, row in judged:
         finishes = every_line.count(f"Submission {row['id']} finished:")
-        if (row["copies"] != 1 or finishes > 1 or row["tests"] != row["distinct_tests"]
+        if (row["copies"] != 1 or finishes > 1 or row["tests"] != row["distinct_tests"] or row["judgements"] > 1
                 or (row["status"] == "finished" and row["tests"] != row["tests_total"])):
             duplicates.append((item, row, finishes))
         requeued = len(re.findall(rf"Submission {row['id']} queued again after attempt \d+", every_line))

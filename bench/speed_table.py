@@ -22,7 +22,7 @@ is full again (as a person pressing a button finds it):
   in this process; the physical floor of a judge. Distributed problems have none (their ranks need processes).
 
 Latency is read from server-side timestamps (bench/stack.py): from the moment before the POST (or the re-judge)
-to the row's `finished_at`. Targets: Submit at most 3 s at p50 with the reference's results cached and at most
+to its judgement's `finished_at`. Targets: Submit at most 3 s at p50 with the reference's results cached and at most
 5 s uncached; Submit at most 1.5x its in-process time. Everything printed also goes to --out when given.
 """
 
@@ -52,14 +52,15 @@ SETTINGS = {"JUDGE_RATE_LIMIT_PER_MINUTE": "100000", "JUDGE_MAX_QUEUED_PER_USER"
 
 
 class Rows:
-    """The submissions' rows, read straight from the stack's database: finished_at (seconds since the epoch),
-    the verdict and the hidden seed drawn."""
+    """The submissions' rows, read straight from the stack's database: their current judgement's finished_at
+    (seconds since the epoch) and verdict, none while judged again, and the hidden seed drawn."""
 
     def __init__(self, *, sqlite_path: Path | None = None, database: Database | None = None):
         self.sqlite_path, self.database = sqlite_path, database
 
     def read(self, submission_id: int) -> dict | None:
-        query = "SELECT finished_at, verdict, seed_index FROM interview_submission WHERE id = "
+        query = ("SELECT j.finished_at, j.verdict, s.seed_index FROM interview_submission s "
+                 "LEFT JOIN interview_judgement j ON j.id = s.judgement_id WHERE s.id = ")
         if self.sqlite_path:
             with sqlite3.connect(self.sqlite_path) as connection:
                 row = connection.execute(query + "?", (submission_id,)).fetchone()
@@ -91,7 +92,8 @@ def one_at_a_time(stack: Stack, rows: Rows, send) -> tuple[float, int, int | Non
 
 
 def rejudge(stack: Stack, submission_id: int) -> tuple[int, float]:
-    """Queue the submission again, as the admin's re-judge does (its verdict cleared); when it was queued."""
+    """Queue the submission again, as the admin's re-judge does (its last judgement kept as history, none current
+    until the new one ends); when it was queued."""
     output = stack.shell(
         "import time\n"
         "from interview.models import Submission\n"

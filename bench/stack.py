@@ -151,8 +151,9 @@ def submission_times(database: Database, ids: list[int]) -> dict[int, dict]:
 
     with psycopg.connect(database.url) as connection:
         rows = connection.execute(
-            "SELECT id, extract(epoch FROM created_at), extract(epoch FROM started_at), "
-            "extract(epoch FROM finished_at), verdict, attempts FROM interview_submission WHERE id = ANY(%s)",
+            "SELECT s.id, extract(epoch FROM s.created_at), extract(epoch FROM j.started_at), "
+            "extract(epoch FROM j.finished_at), j.verdict, s.attempts FROM interview_submission s "
+            "JOIN interview_judgement j ON j.id = s.judgement_id WHERE s.id = ANY(%s)",
             (ids,)).fetchall()
     return {row[0]: {"created": float(row[1]), "started": float(row[2]), "finished": float(row[3]),
                      "verdict": row[4], "attempts": row[5]} for row in rows}

@@ -14,9 +14,10 @@ Every submission is the mhsa reference solution on the sample tests ("Run"), sen
   submitter's previous verdict is in: the same worker, now with a queue.
 
 Latency is read from server-side timestamps, so polling granularity does not enter it: from the moment
-before the POST is sent (this process's clock) to the row's `finished_at` (the worker's clock, the same
-host), the write that makes the verdict visible. The row's `created_at` and `started_at` split it into the
-POST, the wait for a worker (broker and pick-up), and the judge with its database writes.
+before the POST is sent (this process's clock) to its judgement's `finished_at` (the worker's clock, the same
+host), the write that makes the verdict visible. The submission's `created_at` and the judgement's
+`started_at` split it into the POST, the wait for a worker (broker and pick-up), and the judge with its
+database writes.
 
 Target: p50 submit-to-verdict minus p50 judge latency (what HTTP, the database, the broker and the worker's
 pick-up cost) at most 150 ms, one submitter.

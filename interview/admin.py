@@ -1,11 +1,12 @@
 """The admin: topics, questions, problems, submissions and problem sets. Rows synced from git are read-only here;
-git is their source of truth. Submissions are read-only too, and can be judged again. Problem sets come from
-git as well, and more can be written here, by staff or the `curators` group (created by migration 0005: sets,
-and reading the bank, nothing else)."""
+git is their source of truth. Submissions are read-only too, with the history of their judgements, and can be
+judged again. Problem sets come from git as well, and more can be written here, by staff or the `curators`
+group (created by migration 0005: sets, and reading the bank, nothing else)."""
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Case, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.template.loader import render_to_string
 from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -13,9 +14,10 @@ from django.utils.safestring import mark_safe
 from interview.content.problem_sets import ITEM_KINDS
 from interview.content.questions import key_point_problems
 from interview.models import (
-    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Submission, SubmissionTest, Topic, WorkerHeartbeat,
+    ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Status, Submission, Topic, WorkerHeartbeat,
 )
 from interview.rendering import highlight_python
+from interview.selectors.workers import current_judge_versions
 from interview.services.problem_sets import problem_set_renumber
 from interview.services.questions import question_save
 from interview.services.submissions import submissions_rejudge
@@ -142,35 +144,55 @@ class QuestionAdmin(RankedByTitle, FileOriginReadOnly, admin.ModelAdmin):
         question_save(question=obj)
 
 
-class SubmissionTestInline(admin.TabularInline):
-    model = SubmissionTest
-    fields = ("index", "name", "status", "message", "time_ms", "peak_bytes")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
+class JudgedByFilter(admin.SimpleListFilter):
+    """Finished submissions whose last judgement an older judge or an older version of the problem made: those a
+    fix to either may judge differently. The web process cannot hash the judge's code, so the current judge is
+    what the workers consuming now report in their heartbeats."""
 
-    def has_add_permission(self, request, obj=None):
-        return False
+    title = "judged by"
+    parameter_name = "judged_by"
+    OLDER_JUDGE, OLDER_PROBLEM, EITHER = "older_judge", "older_problem", "either"
+
+    def lookups(self, request, model_admin):
+        unknown = "" if current_judge_versions() else " (none: no worker reports its judge now)"
+        return [(self.OLDER_JUDGE, f"An older judge{unknown}"), (self.OLDER_PROBLEM, "An older problem version"),
+                (self.EITHER, "An older judge or problem version")]
+
+    def queryset(self, request, queryset):
+        if self.value() not in (self.OLDER_JUDGE, self.OLDER_PROBLEM, self.EITHER):
+            return queryset
+        current = current_judge_versions()
+        older_judge = ~Q(judgement__judge_version__in=current) if current else Q(pk__in=[])
+        older_problem = ~Q(judgement__problem_version=F("problem__version"))
+        older = {self.OLDER_JUDGE: older_judge, self.OLDER_PROBLEM: older_problem,
+                 self.EITHER: older_judge | older_problem}[self.value()]
+        return queryset.filter(older, status=Status.FINISHED)
 
 
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    """Submissions are the judge's record: read-only here; the actions judge them again."""
+    """Submissions are the judge's record: read-only here, with every judgement; the actions judge them again."""
 
     list_display = ("id", "user", "problem", "suite", "status", "verdict", "queue", "device", "attempts", "created_at")
-    list_filter = ("status", "verdict", "suite", "queue", "device", "problem")
-    list_select_related = ("user", "problem")
+    list_filter = ("status", "judgement__verdict", JudgedByFilter, "suite", "queue", "judgement__device", "problem")
+    list_select_related = ("user", "problem", "judgement")
     search_fields = ("=id", "user__username", "problem__slug")
     date_hierarchy = "created_at"
-    inlines = [SubmissionTestInline]
     actions = ["rejudge", "rejudge_problems"]
-    exclude = ("source",)
 
     class Media:
         css = {"all": (reverse_lazy("pygments_css"),)}
 
+    fieldsets = (
+        (None, {"fields": ("id", "user", "problem", "suite", "status", "message", "created_at", "hints_shown")}),
+        ("Judgements, newest first", {"fields": ("history",)}),
+        ("Code", {"fields": ("code",)}),
+        ("Queue and lease", {"fields": ("queue", "enqueued_at", "deliveries", "attempts", "lease_expires_at", "worker",
+                                        "tests_total", "seed_index", "idempotency_key")}),
+    )
+
     def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in Submission._meta.fields if field.name != "source"] + ["code"]
+        return [name for _, options in self.fieldsets for name in options["fields"]]
 
     def has_add_permission(self, request):
         return False
@@ -178,10 +200,27 @@ class SubmissionAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    @admin.display(description="verdict", ordering="judgement__verdict")
+    def verdict(self, submission):
+        return submission.judgement.get_verdict_display() if submission.judgement else ""
+
+    @admin.display(description="device", ordering="judgement__device")
+    def device(self, submission):
+        return submission.judgement.device if submission.judgement else ""
+
     @admin.display(description="source")
     def code(self, submission):
         # Pygments escapes the source as it highlights it.
         return format_html('<div class="prose">{}</div>', mark_safe(highlight_python(submission.source)))
+
+    @admin.display(description="judgements")
+    def history(self, submission):
+        """Every judgement, newest first, with its versions (marked when no longer current) and its tests."""
+        return render_to_string("admin/interview/submission/judgements.html", {
+            "judgements": submission.judgements.prefetch_related("tests"),
+            "current_judge_versions": current_judge_versions(),
+            "problem_version": submission.problem.version,
+        })
 
     @admin.action(description="Judge the selected submissions again")
     def rejudge(self, request, queryset):
@@ -232,7 +271,8 @@ class ProblemAdmin(RankedByTitle, admin.ModelAdmin):
 
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin):
-    list_display = ("name", "state", "queues", "concurrency", "device_name", "torch_version", "last_seen_at")
+    list_display = ("name", "state", "queues", "concurrency", "device_name", "torch_version", "judge_version",
+                    "last_seen_at")
     list_filter = ("state",)
 
     def has_add_permission(self, request):

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from . import version
+
 ACCEPTED = "accepted"
 WRONG_ANSWER = "wrong_answer"
 TIME_LIMIT_EXCEEDED = "time_limit_exceeded"
@@ -32,8 +34,6 @@ PASSED = "passed"
 SKIPPED = "skipped"
 # A test's status: passed, skipped, or the failing verdict it produced.
 STATUSES = (PASSED, SKIPPED) + tuple(v for v in VERDICTS if v != ACCEPTED)
-
-JUDGE_VERSION = "1.0"
 
 
 @dataclass
@@ -84,7 +84,7 @@ class Verdict:
     memory: MemoryFigures = field(default_factory=MemoryFigures)
     stdout: str = ""
     stderr: str = ""
-    judge_version: str = JUDGE_VERSION
+    judge_version: str = field(default_factory=version.current)  # a hash of the judge's code (runner/version.py)
     problem_version: str = ""
     # Which of the version's hidden seeds the hidden tests drew their inputs from; None when none ran.
     seed_index: int | None = None

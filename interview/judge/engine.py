@@ -18,6 +18,7 @@ from django.conf import settings
 from runner.pool import WarmPool
 from runner.sandbox import procs
 from runner.verdict import ACCEPTED, INTERNAL_ERROR, PASSED, SKIPPED
+from runner.version import current as current_judge_version
 
 # GPU names by index, filled in by the worker from its self-check (which runs in a child process, so that the
 # worker itself never initialises CUDA before it forks its pool).
@@ -35,7 +36,7 @@ class JudgeUnavailable(Exception):
 
 @dataclass(frozen=True)
 class TestOutcome:
-    """One test as the judge reported it."""
+    """One test as the judge reported it, in the terms of a JudgementTest row."""
 
     __test__ = False  # a name pytest would otherwise collect
 
@@ -49,7 +50,8 @@ class TestOutcome:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A whole judgement, in the terms of the Submission row."""
+    """A whole judgement, in the terms of the Judgement row: the row's judged fields, as plain values (the engine
+    knows no model; tests/interview/test_judgement_schema.py keeps the two the same)."""
 
     verdict: str
     tests: list[TestOutcome]
@@ -67,15 +69,15 @@ class Outcome:
     memory_ratio: float | None
     stdout: str
     stderr: str
-    seed_index: int | None = None  # the hidden seed the judge used, stored so a re-judge uses it again
+    seed_index: int | None = None  # the hidden seed the judge used; the submission keeps it for every later judge
 
     @property
     def retryable(self) -> bool:
         """The judge itself failed (never the submission's fault), so another attempt may succeed."""
         return self.verdict in RETRYABLE_VERDICTS
 
-    def row_fields(self) -> dict:
-        """The Submission columns this outcome sets."""
+    def judgement_fields(self) -> dict:
+        """The Judgement columns this outcome sets."""
         values = asdict(self)
         del values["tests"]
         return values
@@ -198,6 +200,11 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
         stderr=verdict.stderr,
         seed_index=verdict.seed_index,
     )
+
+
+def judge_version() -> str:
+    """The version of the judge this process runs, a hash of its code; every outcome it judges carries it."""
+    return current_judge_version()
 
 
 def runs_on(needs: str, device: str) -> bool:

@@ -1,10 +1,11 @@
 """Judging on a worker: take a submission, hold its lease, record each test, then finish it or give it back;
 and the sweep that recovers what a lost worker or a lost message left behind.
 
-Every write is guarded by the state the writer expects. Taking a submission moves it from queued to running
-and increments `attempts`; from then on the worker writes only while the row is still running with that
-attempt number (its fencing token). So a second delivery of the message finds nothing to take, and a worker
-whose lease ran out while it was stalled cannot overwrite the attempt that replaced it.
+Every write is guarded by the state the writer expects. Taking a submission moves it from queued to running,
+increments `attempts` and begins a judgement; from then on the worker writes only while the row is still
+running with that attempt number and that judgement (its fencing token). So a second delivery of the message
+finds nothing to take, and a worker whose lease ran out while it was stalled cannot overwrite the attempt that
+replaced it, nor a judgement begun after a re-judge.
 """
 
 import logging
@@ -23,7 +24,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from interview.judge import engine
-from interview.models import Queue, Status, Submission, SubmissionTest
+from interview.models import Judgement, JudgementTest, Queue, Status, Submission
 from interview.services.submissions import submission_requeue
 
 logger = logging.getLogger(__name__)
@@ -37,10 +38,11 @@ MAX_RESEND_DOUBLINGS = 6
 
 @dataclass(frozen=True)
 class Claim:
-    """A submission this process took, and the attempt number that fences its writes."""
+    """A submission this process took, and the attempt number and judgement that fence its writes."""
 
     submission: Submission
     attempt: int
+    judgement: Judgement
 
 
 def pool_gpu_index(device: str) -> int:
@@ -58,23 +60,26 @@ def _lease_expiry():
 
 
 def _held(claim: Claim) -> QuerySet:
-    return Submission.objects.filter(pk=claim.submission.pk, status=Status.RUNNING, attempts=claim.attempt)
+    # Attempts start again from 0 when a submission is judged again, so the judgement is what tells this attempt
+    # from one of an earlier round of judging that a stalled worker still holds.
+    return Submission.objects.filter(pk=claim.submission.pk, status=Status.RUNNING, attempts=claim.attempt,
+                                     judgement=claim.judgement)
 
 
 def submission_claim(*, submission_id: int) -> Claim | None:
-    """Take a queued submission for judging; None when it is not queued (taken already, finished, gone)."""
-    now = timezone.now()
+    """Take a queued submission for judging and begin its judgement; None when it is not queued (taken already,
+    finished, gone)."""
     with transaction.atomic():
         taken = Submission.objects.filter(pk=submission_id, status=Status.QUEUED).update(
-            status=Status.RUNNING, attempts=F("attempts") + 1, lease_expires_at=_lease_expiry(), started_at=now,
+            status=Status.RUNNING, attempts=F("attempts") + 1, lease_expires_at=_lease_expiry(),
             worker=worker_identity(),
         )
         if not taken:
             return None
-        submission = Submission.objects.select_related("problem").get(pk=submission_id)
-        # Results of an attempt that died half-way; this attempt writes its own.
-        SubmissionTest.objects.filter(submission=submission).delete()
-    return Claim(submission, submission.attempts)
+        judgement = Judgement.objects.create(submission_id=submission_id, started_at=timezone.now())
+        Submission.objects.filter(pk=submission_id).update(judgement=judgement)
+        submission = Submission.objects.select_related("problem", "judgement").get(pk=submission_id)
+    return Claim(submission, submission.attempts, judgement)
 
 
 def submission_lease_renew(*, claim: Claim) -> bool:
@@ -87,8 +92,8 @@ def submission_test_record(*, claim: Claim, test: engine.TestOutcome) -> bool:
     with transaction.atomic():
         if not submission_lease_renew(claim=claim):
             return False
-        SubmissionTest.objects.update_or_create(
-            submission=claim.submission, index=test.index,
+        JudgementTest.objects.update_or_create(
+            judgement=claim.judgement, index=test.index,
             defaults={"name": test.name, "status": test.status, "message": test.message,
                       "time_ms": test.time_ms, "peak_bytes": test.peak_bytes},
         )
@@ -96,18 +101,22 @@ def submission_test_record(*, claim: Claim, test: engine.TestOutcome) -> bool:
 
 
 def submission_finish(*, claim: Claim, outcome: engine.Outcome) -> bool:
-    """Record the verdict and every test; False (and nothing written) when the lease was lost meanwhile."""
+    """End the judgement with the verdict, the figures and every test; False (and nothing written) when the lease
+    was lost meanwhile."""
+    kept = {"seed_index": outcome.seed_index} if outcome.seed_index is not None else {}
     with transaction.atomic():
-        finished = _held(claim).update(status=Status.FINISHED, message="", finished_at=timezone.now(),
-                                       lease_expires_at=None, tests_total=len(outcome.tests), **outcome.row_fields())
+        finished = _held(claim).update(status=Status.FINISHED, message="", lease_expires_at=None,
+                                       tests_total=len(outcome.tests), **kept)
         if not finished:
             logger.warning("Submission %s: attempt %d lost its lease; its verdict is dropped",
                            claim.submission.pk, claim.attempt)
             return False
-        SubmissionTest.objects.filter(submission=claim.submission).delete()
-        SubmissionTest.objects.bulk_create(
-            SubmissionTest(submission=claim.submission, index=test.index, name=test.name, status=test.status,
-                           message=test.message, time_ms=test.time_ms, peak_bytes=test.peak_bytes)
+        Judgement.objects.filter(pk=claim.judgement.pk).update(finished_at=timezone.now(),
+                                                                **outcome.judgement_fields())
+        JudgementTest.objects.filter(judgement=claim.judgement).delete()
+        JudgementTest.objects.bulk_create(
+            JudgementTest(judgement=claim.judgement, index=test.index, name=test.name, status=test.status,
+                          message=test.message, time_ms=test.time_ms, peak_bytes=test.peak_bytes)
             for test in outcome.tests
         )
     logger.info("Submission %s finished: %s (attempt %d, %s)", claim.submission.pk, outcome.verdict,
@@ -128,11 +137,14 @@ def submission_give_back(*, claim: Claim, reason: str, seed_index: int | None = 
 def _retry_or_fail(submission: Submission, guard: QuerySet, *, attempts: int, reason: str,
                    countdown: float | None, **fields) -> bool:
     """Queue the submission again, or mark it an error once the attempts are spent; False if guard missed.
-    fields: more columns to set either way."""
+    fields: more columns to set either way.
+
+    An error ends the judgement of the last attempt without a verdict, keeping the tests it finished."""
     if attempts >= settings.JUDGE_MAX_ATTEMPTS:
-        failed = guard.update(status=Status.ERROR, lease_expires_at=None, finished_at=timezone.now(),
+        failed = guard.update(status=Status.ERROR, lease_expires_at=None,
                               message=f"The judge failed {attempts} times; the last time: {reason}", **fields)
         if failed:
+            Judgement.objects.filter(submission=submission, finished_at__isnull=True).update(finished_at=timezone.now())
             logger.error("Submission %s could not be judged after %d attempts: %s", submission.pk, attempts, reason)
         return bool(failed)
     if submission_requeue(submission=submission, guard=guard, countdown=countdown, message=reason, **fields):
@@ -223,7 +235,7 @@ def submissions_sweep() -> SweepReport:
     for submission in expired[:SWEEP_BATCH]:
         with transaction.atomic():
             guard = Submission.objects.filter(pk=submission.pk, status=Status.RUNNING, attempts=submission.attempts,
-                                              lease_expires_at__lt=now)
+                                              judgement=submission.judgement_id, lease_expires_at__lt=now)
             reason = f"the worker judging it ({submission.worker}) stopped renewing its lease"
             if _retry_or_fail(submission, guard, attempts=submission.attempts, reason=reason, countdown=None):
                 report.expired += 1

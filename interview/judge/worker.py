@@ -63,7 +63,9 @@ def on_init(sender, **kwargs) -> None:
     global _identity
     name, consumed = worker.hostname, sorted(worker.app.amqp.queues.consume_from)
     queues.embedded_queue_folders()
-    _identity = {"queues": consumed, "pid": os.getpid(), "concurrency": worker.concurrency}
+    # Hashed here, before the pool forks, so the heartbeat names the version every pool process judges with.
+    _identity = {"queues": consumed, "pid": os.getpid(), "concurrency": worker.concurrency,
+                 "judge_version": engine.judge_version()}
     worker_heartbeat(name=name, state=WorkerState.CHECKING, detail="", started_at=timezone.now(), **_identity)
     report = self_check(consumed, gpus=worker.concurrency)
     if report.failed:

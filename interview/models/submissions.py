@@ -1,16 +1,20 @@
-"""Submissions and their per-test results.
+"""Submissions: what a user sent, and where it stands with the judge.
 
 A submission moves queued → running → finished, or to error when it could not be judged. Every move is
 one guarded UPDATE in interview.services (never a save() of a stale row), so a message delivered twice, a
 worker that lost its lease, or two sweeps at once change nothing they should not. `attempts` counts the
 times a worker took the submission; it doubles as the fencing token of the lease: a worker writes results
-only while the row still carries the attempt number it took.
+only while the row still carries the attempt number it took, and the judgement that attempt began.
+
+What the judge found is in its judgements (interview.models.judgements), not here: `judgement` points at the
+one under way while it runs, and at the last one once it is finished (or an error).
 """
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from interview.models.judgements import Judgement, Verdict
 from interview.models.problems import Problem
 
 
@@ -36,35 +40,6 @@ class Queue(models.TextChoices):
         return "cuda" if self is Queue.GPU else "cpu"
 
 
-# The judge's vocabulary. The values are the runner's (runner.verdict), which the web side must not import;
-# tests/interview/test_vocabulary.py keeps the two the same.
-class Verdict(models.TextChoices):
-    ACCEPTED = "accepted", "Accepted"
-    WRONG_ANSWER = "wrong_answer", "Wrong answer"
-    TIME_LIMIT_EXCEEDED = "time_limit_exceeded", "Time limit exceeded"
-    MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded", "Memory limit exceeded"
-    RUNTIME_ERROR = "runtime_error", "Runtime error"
-    COMPILE_ERROR = "compile_error", "Compile error"
-    FORBIDDEN = "forbidden", "Forbidden call"
-    INTERNAL_ERROR = "internal_error", "Judge error"
-
-
-class TestStatus(models.TextChoices):
-    """A test's outcome: passed, skipped (after an earlier failure), or the failing verdict it produced."""
-
-    __test__ = False  # a name pytest would otherwise try to collect where a test module imports it
-
-    PASSED = "passed", "Passed"
-    SKIPPED = "skipped", "Skipped"
-    WRONG_ANSWER = Verdict.WRONG_ANSWER.value, Verdict.WRONG_ANSWER.label
-    TIME_LIMIT_EXCEEDED = Verdict.TIME_LIMIT_EXCEEDED.value, Verdict.TIME_LIMIT_EXCEEDED.label
-    MEMORY_LIMIT_EXCEEDED = Verdict.MEMORY_LIMIT_EXCEEDED.value, Verdict.MEMORY_LIMIT_EXCEEDED.label
-    RUNTIME_ERROR = Verdict.RUNTIME_ERROR.value, Verdict.RUNTIME_ERROR.label
-    COMPILE_ERROR = Verdict.COMPILE_ERROR.value, Verdict.COMPILE_ERROR.label
-    FORBIDDEN = Verdict.FORBIDDEN.value, Verdict.FORBIDDEN.label
-    INTERNAL_ERROR = Verdict.INTERNAL_ERROR.value, Verdict.INTERNAL_ERROR.label
-
-
 ACTIVE_STATUSES = (Status.QUEUED, Status.RUNNING)
 
 
@@ -76,11 +51,10 @@ class Submission(models.Model):
     idempotency_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
 
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    verdict = models.CharField(max_length=24, choices=Verdict.choices, blank=True,
-                               help_text="Blank until the submission is finished.")
     message = models.TextField(blank=True, help_text="Why the submission could not be judged, if it could not.")
-    problem_version = models.CharField(
-        max_length=32, help_text="The problem's version when submitted; the judged one once finished."
+    judgement = models.OneToOneField(
+        Judgement, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The one under way while running, the last one once finished or an error; none while queued.",
     )
 
     queue = models.CharField(max_length=3, choices=Queue.choices, help_text="The queue it was last sent to.")
@@ -90,32 +64,20 @@ class Submission(models.Model):
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=200, blank=True, help_text="host and pid of the process judging it.")
 
-    device = models.CharField(max_length=8, blank=True)
-    device_name = models.CharField(max_length=100, blank=True)
-    torch_version = models.CharField(max_length=40, blank=True)
-    sandbox = models.CharField(max_length=200, blank=True)
-    judge_version = models.CharField(max_length=16, blank=True)
-    tests_total = models.PositiveSmallIntegerField(default=0)
-    time_user_ms = models.FloatField(null=True, blank=True)
-    time_reference_ms = models.FloatField(null=True, blank=True)
-    time_ratio = models.FloatField(null=True, blank=True)
-    memory_user_peak_bytes = models.BigIntegerField(null=True, blank=True)
-    memory_reference_peak_bytes = models.BigIntegerField(null=True, blank=True)
-    memory_ratio = models.FloatField(null=True, blank=True)
-    stdout = models.TextField(blank=True)
-    stderr = models.TextField(blank=True)
+    tests_total = models.PositiveSmallIntegerField(
+        default=0, help_text="Tests its suite holds: counted when it is sent, then those its last judgement ran.",
+    )
     seed_index = models.PositiveSmallIntegerField(
         null=True, blank=True, editable=False,
-        help_text="Which of the problem version's hidden seeds judged it (none before its first judgement, or "
-                  "when no hidden test ran); kept when it is judged again, so it meets the same hidden inputs.",
+        help_text="Which of the problem version's hidden seeds judges it: drawn by its first judgement that ran a "
+                  "hidden test (or an attempt the judge failed), then kept, so every later one meets the same "
+                  "hidden inputs.",
     )
     hints_shown = models.PositiveSmallIntegerField(
         default=0, editable=False, help_text="How many of the problem's hints its author had revealed when sending it.",
     )
 
     created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at", "-id")
@@ -130,6 +92,11 @@ class Submission(models.Model):
                 condition=~models.Q(status=Status.RUNNING) | models.Q(lease_expires_at__isnull=False),
                 name="running_submission_holds_a_lease",
             ),
+            # A running one has its judgement too, set in the transaction that takes it, just after the move.
+            models.CheckConstraint(condition=~models.Q(status=Status.QUEUED) | models.Q(judgement__isnull=True),
+                                   name="queued_submission_has_no_judgement"),
+            models.CheckConstraint(condition=~models.Q(status=Status.FINISHED) | models.Q(judgement__isnull=False),
+                                   name="finished_submission_has_a_judgement"),
         ]
 
     def __str__(self) -> str:
@@ -144,23 +111,5 @@ class Submission(models.Model):
 
     @property
     def accepted(self) -> bool:
-        return self.status == Status.FINISHED and self.verdict == Verdict.ACCEPTED
+        return self.status == Status.FINISHED and self.judgement.verdict == Verdict.ACCEPTED
 
-
-class SubmissionTest(models.Model):
-    """One test's outcome, written as the test finishes so the page shows progress."""
-
-    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
-    index = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=200)
-    status = models.CharField(max_length=24, choices=TestStatus.choices)
-    message = models.TextField(blank=True)
-    time_ms = models.FloatField(null=True, blank=True)
-    peak_bytes = models.BigIntegerField(null=True, blank=True)
-
-    class Meta:
-        ordering = ("submission", "index")
-        constraints = [models.UniqueConstraint(fields=["submission", "index"], name="one_result_per_test")]
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.status}"

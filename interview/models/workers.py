@@ -1,7 +1,8 @@
 """Judge workers as the database sees them: one heartbeat row per worker process.
 
 The web app and the workers both reach the database whatever the broker is, so routing ("is a GPU worker
-up?") and /healthz read these rows rather than asking the broker.
+up?") and /healthz read these rows rather than asking the broker. The web process never loads the judge, so
+the version of the judge the workers run is known here from their rows too.
 """
 
 from datetime import timedelta
@@ -32,6 +33,9 @@ class WorkerHeartbeat(models.Model):
     concurrency = models.PositiveSmallIntegerField(default=1)
     torch_version = models.CharField(max_length=40, blank=True)
     device_name = models.CharField(max_length=200, blank=True, help_text="The GPU's name, for GPU workers.")
+    judge_version = models.CharField(
+        max_length=16, blank=True, help_text="The version of the judge it runs: a hash of its code (runner/version.py).",
+    )
     started_at = models.DateTimeField()
     last_seen_at = models.DateTimeField()
 

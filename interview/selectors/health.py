@@ -26,7 +26,7 @@ def health_report() -> tuple[bool, dict]:
     now = timezone.now()
     report["workers"] = [
         {"name": worker.name, "state": worker.state, "queues": worker.queues, "concurrency": worker.concurrency,
-         "torch": worker.torch_version, "device": worker.device_name,
+         "torch": worker.torch_version, "device": worker.device_name, "judge": worker.judge_version,
          "last_seen_seconds_ago": round((now - worker.last_seen_at).total_seconds(), 1)}
         for worker in workers
     ]

@@ -32,7 +32,7 @@ def hint_offered(*, user, problem: Problem, shown: int) -> int | None:
     revealed_at = HintReveal.objects.filter(user=user, problem=problem).values_list("updated_at", flat=True).first()
     if revealed_at is not None:
         judged = judged.filter(created_at__gt=revealed_at)
-    latest = judged.order_by("-created_at").values_list("verdict", flat=True)[:FAILURES_BEFORE_OFFER]
+    latest = judged.order_by("-created_at").values_list("judgement__verdict", flat=True)[:FAILURES_BEFORE_OFFER]
     if len(latest) < FAILURES_BEFORE_OFFER or any(verdict not in _FAILING_VERDICTS for verdict in latest):
         return None
     return shown + 1

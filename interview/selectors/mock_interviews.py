@@ -126,10 +126,10 @@ def follow_up_wait(item: MockInterviewItem) -> str:
 
 def item_submissions(item: MockInterviewItem) -> list[Submission]:
     """The item's submissions of all tests made before the interview closed, newest first, with passed counts."""
-    passed = Count("results", filter=Q(results__status=TestStatus.PASSED))
+    passed = Count("judgement__tests", filter=Q(judgement__tests__status=TestStatus.PASSED))
     return list(Submission.objects.filter(mock_interview_attempt__item=item, suite=Suite.ALL,
                                           created_at__lte=item.interview.closed_at)
-                .annotate(passed=passed).order_by("-created_at"))
+                .select_related("judgement").annotate(passed=passed).order_by("-created_at"))
 
 
 def best_submission(submissions: list[Submission]) -> Submission | None:

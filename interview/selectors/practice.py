@@ -15,8 +15,8 @@ from interview.selectors.study_days import end_of_today
 
 def solved_problem_ids(*, user) -> set[int]:
     """Problems the user has an accepted submission of all tests to."""
-    return set(Submission.objects.filter(user=user, status=Status.FINISHED, verdict=Verdict.ACCEPTED, suite=Suite.ALL)
-               .values_list("problem_id", flat=True).distinct())
+    return set(Submission.objects.filter(user=user, status=Status.FINISHED, judgement__verdict=Verdict.ACCEPTED,
+                                         suite=Suite.ALL).values_list("problem_id", flat=True).distinct())
 
 
 def due_cards(*, user, now: datetime | None = None) -> QuerySet[ReviewCard]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from interview.models import Problem, Submission, SubmissionTest
+from interview.models import JudgementTest, Problem, Submission
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TRACEBACK_HEAD = "Traceback (most recent call last):"
@@ -44,7 +44,7 @@ class Diagnosis:
 class Summary:
     passed: int
     total: int
-    first_failure: SubmissionTest | None
+    first_failure: JudgementTest | None
 
 
 def diagnosis_key(status: str, message: str) -> str:
@@ -89,7 +89,12 @@ def trimmed_traceback(message: str) -> str:
     return before + "\n".join([TRACEBACK_HEAD, *kept, *lines[error_at:]])
 
 
-def diagnoses(results: list[SubmissionTest], problem: Problem) -> list[Diagnosis]:
+def judged_tests(submission: Submission) -> list[JudgementTest]:
+    """The tests of the submission's judgement: so far while it runs, all of them once it ended; none while queued."""
+    return list(submission.judgement.tests.all()) if submission.judgement else []
+
+
+def diagnoses(results: list[JudgementTest], problem: Problem) -> list[Diagnosis]:
     """Each distinct mistake once, in the order the tests first made it; passed and skipped tests make none."""
     sample = set(problem.sample_test_names)
     found: dict[str, Diagnosis] = {}
@@ -105,7 +110,7 @@ def diagnoses(results: list[SubmissionTest], problem: Problem) -> list[Diagnosis
     return list(found.values())
 
 
-def summary(results: list[SubmissionTest], submission: Submission) -> Summary:
+def summary(results: list[JudgementTest], submission: Submission) -> Summary:
     passed = sum(result.status == PASSED for result in results)
     first = next((result for result in results if result.status not in (PASSED, SKIPPED)), None)
     return Summary(passed=passed, total=submission.tests_total or len(results), first_failure=first)

@@ -59,7 +59,7 @@ def _efficiency(entry: ItemReport, dimension: Dimension) -> None:
     submission = entry.submission
     if submission is None or not submission.accepted:
         return
-    measured = (("time", submission.time_ratio), ("peak memory", submission.memory_ratio))
+    measured = (("time", submission.judgement.time_ratio), ("peak memory", submission.judgement.memory_ratio))
     figures = [(name, ratio) for name, ratio in measured if ratio]
     if not figures:
         return

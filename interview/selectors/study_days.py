@@ -46,8 +46,9 @@ def study_streak(*, user, now: datetime | None = None) -> Streak:
     since = now - timedelta(days=STREAK_HORIZON_DAYS)
     moments = list(Review.objects.filter(user=user, reviewed_at__gte=since).values_list("reviewed_at", flat=True))
     moments += Submission.objects.filter(
-        user=user, status=Status.FINISHED, verdict=Verdict.ACCEPTED, suite=Suite.ALL, finished_at__gte=since,
-    ).values_list("finished_at", flat=True)
+        user=user, status=Status.FINISHED, judgement__verdict=Verdict.ACCEPTED, suite=Suite.ALL,
+        judgement__finished_at__gte=since,
+    ).values_list("judgement__finished_at", flat=True)
     days = {moment.astimezone(zone).date() for moment in moments}
     today = now.astimezone(zone).date()
     # A streak that reached yesterday is still alive until today ends.

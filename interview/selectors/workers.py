@@ -15,6 +15,14 @@ def consuming(queue: str) -> list[WorkerHeartbeat]:
     return [worker for worker in fresh_workers() if worker.state == WorkerState.READY and queue in worker.queues]
 
 
+def current_judge_versions() -> set[str]:
+    """The judge versions that workers consuming now run: the web process never loads the judge to hash it.
+
+    More than one while a new release rolls out; none while no worker is up."""
+    return {worker.judge_version for worker in fresh_workers() if worker.state == WorkerState.READY
+            and worker.judge_version}
+
+
 def judge_queue(problem: Problem) -> str:
     """The queue that judges this problem: its needs decide, and "any" prefers a GPU worker that is up."""
     if problem.needs == Needs.CUDA:

@@ -20,7 +20,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from interview.judge import queues
-from interview.models import Problem, Status, Submission, SubmissionTest, Suite
+from interview.models import Judgement, Problem, Status, Submission, Suite
 from interview.models.submissions import ACTIVE_STATUSES
 from interview.selectors.hints import hints_shown
 from interview.selectors.workers import judge_queue
@@ -28,15 +28,6 @@ from interview.selectors.workers import judge_queue
 logger = logging.getLogger(__name__)
 
 RATE_WINDOW = timedelta(minutes=1)
-# The columns a judgement sets; cleared when a submission is judged again. The hidden seed it drew
-# (seed_index) is not among them: a re-judge meets the same hidden inputs, so only what changed (a checker,
-# a limit) can change its verdict.
-JUDGED_FIELDS = {
-    "verdict": "", "message": "", "device": "", "device_name": "", "torch_version": "", "sandbox": "",
-    "judge_version": "", "time_user_ms": None, "time_reference_ms": None, "time_ratio": None,
-    "memory_user_peak_bytes": None, "memory_reference_peak_bytes": None, "memory_ratio": None,
-    "stdout": "", "stderr": "", "started_at": None, "finished_at": None,
-}  # fmt: skip
 
 
 class RefusalReason(enum.StrEnum):
@@ -115,7 +106,7 @@ def _create(user, problem: Problem, source: str, suite: str, idempotency_key: st
         now = timezone.now()
         submission = Submission.objects.create(
             user=user, problem=problem, source=source, suite=suite, idempotency_key=idempotency_key or None,
-            problem_version=problem.version, queue=judge_queue(problem), enqueued_at=now, deliveries=1,
+            queue=judge_queue(problem), enqueued_at=now, deliveries=1,
             tests_total=sum(1 for test in problem.tests if suite == Suite.ALL or test.get("sample")),
             hints_shown=hints_shown(user=user, problem=problem),
         )
@@ -164,30 +155,30 @@ def submission_requeue(*, submission: Submission, guard: QuerySet, countdown: fl
     """Move a submission that `guard` still matches back to queued, re-routed, and send it after the commit.
 
     `guard` is a queryset of this one row with the state the caller saw; when another process moved it
-    meanwhile, nothing happens and False comes back.
+    meanwhile, nothing happens and False comes back. A judgement under way (an attempt given back, or lost with
+    its worker) is dropped with its tests: the next attempt begins its own. Ended judgements stay, as history.
     """
     queue = judge_queue(submission.problem)
-    moved = guard.update(status=Status.QUEUED, queue=queue, enqueued_at=timezone.now(),
+    moved = guard.update(status=Status.QUEUED, queue=queue, enqueued_at=timezone.now(), judgement=None,
                          deliveries=F("deliveries") + 1, lease_expires_at=None, worker="", **fields)
     if moved:
+        Judgement.objects.filter(submission=submission, finished_at__isnull=True).delete()
         submission.queue = queue
         _publish_on_commit(submission, countdown=countdown)
     return bool(moved)
 
 
 def submissions_rejudge(*, submissions: QuerySet) -> int:
-    """Judge these submissions again from scratch (after a checker fix, say), each on the hidden seed it drew
-    before (JUDGED_FIELDS); those still waiting are left be.
+    """Judge these submissions again (after a checker fix, say), each on the hidden seed it drew before, so only
+    what changed (a checker, a limit, the judge) can change its verdict; those still waiting are left be.
 
-    Returns how many were queued again.
+    Each gets a new judgement; the ones before it stay in its history. Returns how many were queued again.
     """
     count = 0
     for submission in submissions.exclude(status__in=ACTIVE_STATUSES).select_related("problem"):
         with transaction.atomic():
             guard = Submission.objects.filter(pk=submission.pk, status__in=(Status.FINISHED, Status.ERROR))
-            if submission_requeue(submission=submission, guard=guard, attempts=0,
-                                  problem_version=submission.problem.version, **JUDGED_FIELDS):
-                SubmissionTest.objects.filter(submission=submission).delete()
+            if submission_requeue(submission=submission, guard=guard, attempts=0, message=""):
                 count += 1
     logger.info("Rejudging %d submission(s)", count)
     return count

@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from interview.models import Problem, Submission
-from interview.selectors.submissions import queue_position, user_submissions, visible_submission
+from interview.models import Judgement, Problem, Submission
+from interview.selectors.results import judged_tests
+from interview.selectors.submissions import judgement_count, queue_position, user_submissions, visible_submission
 from interview.selectors.workers import consuming
 from interview.services.accounts import api_token_user
 from interview.services.problems import draft_save
@@ -130,39 +131,45 @@ def problem_draft_api(request, user, slug: str):
 
 
 def _summary(submission: Submission) -> dict:
+    judgement = submission.judgement
     return {
         "id": submission.pk, "problem": submission.problem.slug, "tests": submission.suite,
-        "status": submission.status, "verdict": submission.verdict or None,
+        "status": submission.status, "verdict": (judgement.verdict if judgement else "") or None,
         "created_at": submission.created_at.isoformat(), "url": submission.get_absolute_url(),
     }
 
 
 def submission_payload(submission: Submission) -> dict:
-    """The JSON form of a submission: the pinned fields (status, verdict, tests, time, memory) and more."""
-    results = list(submission.results.all())
+    """The JSON form of a submission and its latest judgement: the pinned fields (status, verdict, tests, time,
+    memory) and more. While it is queued there is no judgement, and its figures are null."""
+    results = judged_tests(submission)
+    judgement = submission.judgement or Judgement()
     return {
         "id": submission.pk,
         "problem": submission.problem.slug,
         "suite": submission.suite,
         "status": submission.status,
-        "verdict": submission.verdict or None,
+        "verdict": judgement.verdict or None,
         "message": submission.message,
         "tests": [{"name": result.name, "status": result.status, "message": result.message,
                    "time_ms": result.time_ms, "peak_bytes": result.peak_bytes} for result in results],
-        "time": {"user_ms": submission.time_user_ms, "reference_ms": submission.time_reference_ms,
-                 "ratio": submission.time_ratio},
-        "memory": {"user_peak_bytes": submission.memory_user_peak_bytes,
-                   "reference_peak_bytes": submission.memory_reference_peak_bytes, "ratio": submission.memory_ratio},
+        "time": {"user_ms": judgement.time_user_ms, "reference_ms": judgement.time_reference_ms,
+                 "ratio": judgement.time_ratio},
+        "memory": {"user_peak_bytes": judgement.memory_user_peak_bytes,
+                   "reference_peak_bytes": judgement.memory_reference_peak_bytes, "ratio": judgement.memory_ratio},
         "progress": {"done": len(results), "total": submission.tests_total},
         "queue": {"name": submission.queue, "position": queue_position(submission),
                   "workers": len(consuming(submission.queue)) if submission.is_active else None},
         "attempts": submission.attempts,
-        "device": submission.device or None,
-        "device_name": submission.device_name or None,
-        "torch_version": submission.torch_version or None,
-        "sandbox": submission.sandbox or None,
-        "problem_version": submission.problem_version,
+        "device": judgement.device or None,
+        "device_name": judgement.device_name or None,
+        "torch_version": judgement.torch_version or None,
+        "sandbox": judgement.sandbox or None,
+        # Until a judgement says which version judged it, the one it will be judged against.
+        "problem_version": judgement.problem_version or submission.problem.version,
+        "judge_version": judgement.judge_version or None,
+        "judgements": judgement_count(submission),
         "created_at": submission.created_at.isoformat(),
-        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "finished_at": judgement.finished_at.isoformat() if judgement.finished_at else None,
         "url": submission.get_absolute_url(),
     }

@@ -8,9 +8,9 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-from interview.models import Problem, Submission
+from interview.models import Judgement, Problem, Submission
 from interview.rendering import highlight_python
-from interview.selectors.results import diagnoses, memory_limit_bytes, summary
+from interview.selectors.results import diagnoses, judged_tests, memory_limit_bytes, summary
 from interview.selectors.submissions import (previous_submission, queue_position, source_diff, user_submissions,
                                              visible_submission)
 from interview.selectors.workers import consuming
@@ -65,10 +65,13 @@ class Bar:
 
 
 def result_context(submission: Submission) -> dict:
-    results = list(submission.results.all())
-    memory_limit, floor_set_it = memory_limit_bytes(submission.problem, submission.memory_reference_peak_bytes)
+    judgement = submission.judgement
+    results = judged_tests(submission)
+    memory_limit, floor_set_it = memory_limit_bytes(submission.problem,
+                                                    judgement.memory_reference_peak_bytes if judgement else None)
     return {
         "submission": submission,
+        "judgement": judgement,
         "results": results,
         "summary": summary(results, submission),
         "diagnoses": diagnoses(results, submission.problem),
@@ -79,7 +82,7 @@ def result_context(submission: Submission) -> dict:
         "progress_percent": round(100 * len(results) / submission.tests_total) if submission.tests_total else 0,
         "time_bars": _bars([(r.name, r.time_ms) for r in results], milliseconds),
         "memory_bars": _bars([(r.name, r.peak_bytes) for r in results], size),
-        "reference_bars": _reference_bars(submission),
+        "reference_bars": _reference_bars(judgement) if judgement else [],
     }
 
 
@@ -90,12 +93,12 @@ def _bars(values: list[tuple[str, float | None]], show) -> list[Bar]:
     return [Bar(label, value, show(value), round(100 * value / top, 1)) for label, value in measured]
 
 
-def _reference_bars(submission: Submission) -> list[tuple[str, list[Bar]]]:
+def _reference_bars(judgement: Judgement) -> list[tuple[str, list[Bar]]]:
     """Pairs of bars, yours and the reference's, for the timed median and the peak memory."""
     pairs = []
     for title, yours, reference, show in (
-        ("Median time of the timed test", submission.time_user_ms, submission.time_reference_ms, milliseconds),
-        ("Peak memory of live tensors", submission.memory_user_peak_bytes, submission.memory_reference_peak_bytes,
+        ("Median time of the timed test", judgement.time_user_ms, judgement.time_reference_ms, milliseconds),
+        ("Peak memory of live tensors", judgement.memory_user_peak_bytes, judgement.memory_reference_peak_bytes,
          size),
     ):
         if yours is not None and reference is not None:

@@ -28,7 +28,7 @@ from interview.services.mock_interviews import mock_interview_answer, mock_inter
 from interview.services.practice import practice_session_start, review_record
 from interview.services.problems import draft_save
 from tests.conftest import ARTIFACTS
-from tests.interview.factories import SubmissionFactory, UserFactory
+from tests.interview.factories import SubmissionFactory, UserFactory, judged_as
 from tests.judging_support import content_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -99,9 +99,9 @@ def make_site() -> Site:
                                        sandbox="bubblewrap+seccomp (uid 60001)", stderr="x" * 300)
         for index, test in enumerate(problem.tests):
             failed = message and index >= 2
-            submission.results.create(index=index, name=test["name"], status=verdict if failed else "passed",
-                                      message=message.replace("[3,", f"[{index},") if failed else "",
-                                      time_ms=1.5 + index, peak_bytes=4096 * (index + 1))
+            submission.judgement.tests.create(index=index, name=test["name"], status=verdict if failed else "passed",
+                                              message=message.replace("[3,", f"[{index},") if failed else "",
+                                              time_ms=1.5 + index, peak_bytes=4096 * (index + 1))
     questions = list(Question.objects.filter(retired_at=None)[:3])
     for question in questions:
         review_record(user=user, question=question, rating=3, covered=[0], answer="An answer " * 40)
@@ -317,11 +317,10 @@ def test_after_run_the_summary_and_the_first_failure_are_on_screen(browser, live
     # The judge's work, as data: what a worker writes when a sample run fails the same way twice.
     submission = Submission.objects.get(user=user)
     names = problem.sample_test_names
-    for index, name in enumerate(names):
-        submission.results.create(index=index, name=name, status="passed" if index == 0 else "wrong_answer",
-                                  message="" if index == 0 else LONG_MESSAGE.replace("[3,", f"[{index},"))
-    Submission.objects.filter(pk=submission.pk).update(status="finished", verdict="wrong_answer",
-                                                       finished_at=timezone.now() + timedelta(seconds=1))
+    judged_as(submission, verdict="wrong_answer", finished_at=timezone.now() + timedelta(seconds=1), tests=tuple(
+        {"name": name, "status": "passed" if index == 0 else "wrong_answer",
+         "message": "" if index == 0 else LONG_MESSAGE.replace("[3,", f"[{index},")}
+        for index, name in enumerate(names)))
     summary = page.locator("[data-result-summary]")
     expect(summary).to_contain_text(f"1 of {len(names)} tests passed.")
     first = page.locator(".diagnosis").first

@@ -2,6 +2,8 @@
 
 import pytest
 
+from interview.models import WorkerHeartbeat
+from runner import version
 from tests.e2e.conftest import finish_lines
 from tests.judging_support import SOFTMAX_REFERENCE, SOFTMAX_WRONG
 
@@ -22,6 +24,9 @@ def test_a_worker_judges_the_reference_accepted_and_a_wrong_solution_wrong_answe
     assert all(test["time_ms"] is not None and test["peak_bytes"] for test in accepted["tests"])
     assert accepted["device"] == "cpu" and accepted["torch_version"].startswith("2.")
     assert accepted["progress"] == {"done": 3, "total": 3}
+    # The worker judged with the code in this tree, and says so where the web process can read it.
+    assert accepted["judge_version"] == version.current() == WorkerHeartbeat.objects.get(name="cpu@e2e").judge_version
+    assert accepted["judgements"] == 1
 
     wrong = api.wait_judged(wrong_id, log=worker.log)
     assert (wrong["status"], wrong["verdict"]) == ("finished", "wrong_answer")

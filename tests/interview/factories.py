@@ -1,8 +1,11 @@
 """Factories for rows: the question bank's, users', problems' and submissions'."""
 
 import factory
+from django.utils import timezone
 
-from interview.models import Origin, Problem, Question, Status, Submission, Suite, Topic
+from interview.models import (
+    Judgement, JudgementTest, Origin, Problem, Question, Status, Submission, Suite, Topic, Verdict,
+)
 from interview.rendering import render_markdown
 
 
@@ -66,8 +69,16 @@ class ProblemFactory(factory.django.DjangoModelFactory):
     version = "0123456789abcdef"
 
 
+# What a submission's judgement holds; a factory call names these as if they were the submission's own.
+JUDGED_FIELDS = {field.name for field in Judgement._meta.concrete_fields} - {"id", "submission"}
+
+
 class SubmissionFactory(factory.django.DjangoModelFactory):
-    """A submission already in some state (the services make new ones; see interview.services.submissions)."""
+    """A submission already in some state (the services make new ones; see interview.services.submissions).
+
+    Every one but a queued one has a judgement, which takes the judged fields given (verdict, time_ratio, ...):
+    under way while it runs, ended otherwise, by the problem's current version unless told.
+    """
 
     class Meta:
         model = Submission
@@ -77,10 +88,39 @@ class SubmissionFactory(factory.django.DjangoModelFactory):
     source = "def solve(x):\n    return x\n"
     suite = Suite.ALL
     status = Status.FINISHED
-    verdict = "accepted"
-    problem_version = factory.SelfAttribute("problem.version")
+    verdict = factory.LazyAttribute(lambda submission: Verdict.ACCEPTED if submission.status == Status.FINISHED else "")
     queue = "cpu"
     tests_total = 3
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        judged = {name: kwargs.pop(name) for name in JUDGED_FIELDS & kwargs.keys()}
+        status = kwargs.pop("status")
+        # Queued first: the database lets no submission be finished without its judgement.
+        submission = super()._create(model_class, *args, status=Status.QUEUED, **kwargs)
+        if status != Status.QUEUED:
+            now = timezone.now()
+            judged = {"started_at": now, "problem_version": submission.problem.version,
+                      "finished_at": None if status == Status.RUNNING else now, **judged}
+            submission.judgement = Judgement.objects.create(submission=submission, **judged)
+        submission.status = status
+        submission.save(update_fields=["status", "judgement"])
+        return submission
+
+
+def judged_as(submission: Submission, *, tests: tuple[dict, ...] = (), **judged) -> Submission:
+    """What a worker writes when it has judged a submission: a judgement that ended with these fields and tests
+    (each a JudgementTest's fields but its index), then the submission finished with it."""
+    now = timezone.now()
+    judgement = Judgement.objects.create(
+        submission=submission, **{"started_at": now, "finished_at": now, "problem_version": submission.problem.version,
+                                  **judged})
+    JudgementTest.objects.bulk_create(JudgementTest(judgement=judgement, index=index, **test)
+                                      for index, test in enumerate(tests))
+    Submission.objects.filter(pk=submission.pk).update(status=Status.FINISHED, lease_expires_at=None,
+                                                       judgement=judgement)
+    submission.refresh_from_db()
+    return submission
 
 
 class UserFactory(factory.django.DjangoModelFactory):

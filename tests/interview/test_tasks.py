@@ -32,36 +32,38 @@ def judged(softmax, settings, tmp_path, embedded_queue):
 
 def test_the_reference_is_accepted_with_each_test_its_device_and_pytorch_version(judged, settings):
     submission = judged(SOFTMAX_REFERENCE)
-    assert (submission.status, submission.verdict, submission.attempts) == ("finished", "accepted", 1)
-    results = list(submission.results.all())
+    assert (submission.status, submission.judgement.verdict, submission.attempts) == ("finished", "accepted", 1)
+    results = list(submission.judgement.tests.all())
     assert [r.name for r in results] == ["rows-last-dim", "large-magnitude", "middle-dim-float64"]
     assert all(r.status == "passed" and r.time_ms is not None and r.peak_bytes for r in results)
-    assert submission.device == "cpu" and submission.torch_version.startswith("2.")
-    assert submission.problem_version == submission.problem.version
+    judgement = submission.judgement
+    assert judgement.device == "cpu" and judgement.torch_version.startswith("2.")
+    assert judgement.problem_version == submission.problem.version
+    assert judgement.judge_version == runner.version.current()
     # The runner's words for how the code was isolated, as this machine allows: bubblewrap under a uid of the
     # judge's own (a slot above JUDGE_SANDBOX_UID_BASE when the judge runs as root), or the plain process.
     if sandbox.describe(runner.SandboxOptions()) == sandbox.PLAIN:
-        assert submission.sandbox == sandbox.PLAIN
+        assert judgement.sandbox == sandbox.PLAIN
     elif os.geteuid() == 0:
-        slot = re.fullmatch(r"bubblewrap\+seccomp \(uid (\d+)\)", submission.sandbox)
-        assert slot, submission.sandbox
+        slot = re.fullmatch(r"bubblewrap\+seccomp \(uid (\d+)\)", judgement.sandbox)
+        assert slot, judgement.sandbox
         base = settings.JUDGE_SANDBOX_UID_BASE
         assert base <= int(slot[1]) < base + runner.SandboxOptions().slots
     else:
-        assert submission.sandbox == f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
+        assert judgement.sandbox == f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
 
 
 def test_a_wrong_answer_is_a_verdict_with_the_tests_message(judged):
     submission = judged(SOFTMAX_WRONG)
-    assert (submission.status, submission.verdict, submission.attempts) == ("finished", "wrong_answer", 1)
-    failing = submission.results.exclude(status__in=("passed", "skipped")).first()
+    assert (submission.status, submission.judgement.verdict, submission.attempts) == ("finished", "wrong_answer", 1)
+    failing = submission.judgement.tests.exclude(status__in=("passed", "skipped")).first()
     assert failing.status == "wrong_answer" and failing.message
 
 
 def test_code_that_crashes_is_a_verdict_not_a_retry(judged):
     submission = judged("def softmax(x, dim=-1):\n    raise RuntimeError('boom')\n")
-    assert (submission.status, submission.verdict, submission.attempts) == ("finished", "runtime_error", 1)
-    assert "boom" in submission.results.first().message
+    assert (submission.status, submission.judgement.verdict, submission.attempts) == ("finished", "runtime_error", 1)
+    assert "boom" in submission.judgement.tests.first().message
 
 
 def test_when_the_judge_cannot_run_the_submission_is_retried_then_marked_an_error(judged, settings, tmp_path):
@@ -80,4 +82,5 @@ def test_a_repeated_message_for_a_judged_submission_does_nothing(judged):
     submission = judged(SOFTMAX_REFERENCE)
     judge_submission.apply(args=[submission.pk]).get()
     again = Submission.objects.get(pk=submission.pk)
-    assert (again.status, again.attempts, again.finished_at) == (Status.FINISHED, 1, submission.finished_at)
+    assert (again.status, again.attempts, again.judgement) == (Status.FINISHED, 1, submission.judgement)
+    assert again.judgement.finished_at == submission.judgement.finished_at and again.judgements.count() == 1

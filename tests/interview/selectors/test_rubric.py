@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from interview.models import MockInterviewItem, SubmissionTest
+from interview.models import JudgementTest, MockInterviewItem
 from interview.selectors.mock_interviews import interview_report
 from interview.selectors.rubric import interview_rubric
 from interview.services.mock_interviews import mock_interview_answer, mock_interview_estimate, mock_interview_start
@@ -26,8 +26,8 @@ def submitted(item: MockInterviewItem, *, verdict: str, passed: int, **figures):
                                    **figures)
     item.attempts.create(submission=submission)
     for index in range(4):
-        SubmissionTest.objects.create(submission=submission, index=index, name=f"t{index}",
-                                      status="passed" if index < passed else "wrong_answer")
+        JudgementTest.objects.create(judgement=submission.judgement, index=index, name=f"t{index}",
+                                     status="passed" if index < passed else "wrong_answer")
 
 
 def rubric_of(interview) -> dict:

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from interview.models import Status, Submission, WorkerState
-from interview.selectors.workers import judge_queue
+from interview.selectors.workers import current_judge_versions, judge_queue
 from interview.judge.runs import submissions_sweep
 from interview.services.workers import worker_heartbeat
 from tests.interview.factories import ProblemFactory, SubmissionFactory
@@ -62,3 +62,19 @@ def test_a_submission_left_waiting_for_a_gpu_worker_that_went_away_moves_to_the_
     waiting.refresh_from_db()
     assert waiting.queue == "cpu"
     assert Submission.objects.get(pk=waiting.pk).deliveries == 2
+
+
+def test_the_current_judge_versions_are_those_the_consuming_workers_run(settings):
+    settings.JUDGE_SWEEP_SECONDS = 10
+    worker_heartbeat(name="cpu@a", state=WorkerState.READY, queues=["cpu"], judge_version="aaaaaaaaaaaaaaaa")
+    worker_heartbeat(name="gpu@b", state=WorkerState.READY, queues=["gpu"], judge_version="bbbbbbbbbbbbbbbb")
+    worker_heartbeat(name="cpu@c", state=WorkerState.STOPPED, queues=["cpu"], judge_version="cccccccccccccccc")
+    gone = worker_heartbeat(name="cpu@d", state=WorkerState.READY, queues=["cpu"], judge_version="dddddddddddddddd")
+    gone.last_seen_at = timezone.now() - timedelta(seconds=31)
+    gone.save()
+    assert current_judge_versions() == {"aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"}
+
+
+def test_no_judge_version_is_current_while_no_worker_consumes():
+    worker_heartbeat(name="cpu@a", state=WorkerState.CHECKING, queues=["cpu"], judge_version="aaaaaaaaaaaaaaaa")
+    assert current_judge_versions() == set()

@@ -7,10 +7,10 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from interview.judge.engine import Outcome, TestOutcome
-from interview.models import Status, Submission, SubmissionTest
+from interview.models import JudgementTest, Status, Submission
 from interview.judge.runs import (submission_claim, submission_finish, submission_give_back,
                                            submission_lease_renew, submission_test_record, submissions_sweep)
-from interview.services.submissions import submission_requeue
+from interview.services.submissions import submission_requeue, submissions_rejudge
 from tests.interview.factories import ProblemFactory, SubmissionFactory
 
 pytestmark = pytest.mark.django_db
@@ -32,11 +32,12 @@ def outcome(verdict="accepted", tests=("small", "large", "timed")) -> Outcome:
     )
 
 
-def test_claiming_moves_a_queued_submission_to_running_with_a_lease_and_an_attempt(queued):
+def test_claiming_moves_a_queued_submission_to_running_with_a_lease_an_attempt_and_a_judgement_begun(queued):
     claim = submission_claim(submission_id=queued.pk)
     queued.refresh_from_db()
     assert (queued.status, queued.attempts, claim.attempt) == ("running", 1, 1)
-    assert queued.lease_expires_at > timezone.now() and queued.started_at is not None
+    assert queued.lease_expires_at > timezone.now() and queued.judgement.started_at is not None
+    assert (queued.judgement, queued.judgement.verdict, queued.judgement.finished_at) == (claim.judgement, "", None)
     assert "pid" in queued.worker
 
 
@@ -61,9 +62,12 @@ def test_finishing_records_the_verdict_figures_and_every_test(queued):
     claim = submission_claim(submission_id=queued.pk)
     assert submission_finish(claim=claim, outcome=outcome())
     queued.refresh_from_db()
-    assert (queued.status, queued.verdict, queued.lease_expires_at) == ("finished", "accepted", None)
-    assert (queued.problem_version, queued.torch_version, queued.time_ratio) == ("fedcba9876543210", "2.13.0+cpu", 1.25)
-    assert list(queued.results.values_list("index", "name")) == [(0, "small"), (1, "large"), (2, "timed")]
+    judgement = queued.judgement
+    assert (queued.status, judgement.verdict, queued.lease_expires_at) == ("finished", "accepted", None)
+    assert (judgement.problem_version, judgement.torch_version, judgement.time_ratio) == (
+        "fedcba9876543210", "2.13.0+cpu", 1.25)
+    assert (judgement.judge_version, judgement.finished_at is not None) == ("1.0", True)
+    assert list(judgement.tests.values_list("index", "name")) == [(0, "small"), (1, "large"), (2, "timed")]
 
 
 def test_tests_are_written_as_they_finish_and_renew_the_lease(queued):
@@ -72,7 +76,7 @@ def test_tests_are_written_as_they_finish_and_renew_the_lease(queued):
     assert submission_test_record(claim=claim, test=TestOutcome(0, "small", "passed", "", 1.0, 10))
     queued.refresh_from_db()
     assert queued.lease_expires_at > timezone.now() + timedelta(seconds=30)
-    assert queued.results.get().name == "small"
+    assert queued.judgement.tests.get().name == "small"
 
 
 def test_a_worker_that_lost_its_lease_can_write_nothing(queued):
@@ -88,8 +92,27 @@ def test_a_worker_that_lost_its_lease_can_write_nothing(queued):
     assert not submission_finish(claim=stale, outcome=outcome("wrong_answer"))
     assert submission_finish(claim=current, outcome=outcome("accepted"))
     queued.refresh_from_db()
-    assert (queued.status, queued.verdict, queued.attempts) == ("finished", "accepted", 2)
-    assert not queued.results.filter(message="stale").exists()
+    assert (queued.status, queued.judgement.verdict, queued.attempts) == ("finished", "accepted", 2)
+    assert not JudgementTest.objects.filter(judgement__submission=queued, message="stale").exists()
+    assert list(queued.judgements.all()) == [current.judgement]
+
+
+def test_a_worker_left_over_from_before_a_rejudge_can_write_nothing(queued, embedded_queue):
+    stale = submission_claim(submission_id=queued.pk)
+    Submission.objects.filter(pk=queued.pk).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    submissions_sweep()
+    assert submission_finish(claim=submission_claim(submission_id=queued.pk), outcome=outcome("wrong_answer"))
+    submissions_rejudge(submissions=Submission.objects.filter(pk=queued.pk))
+    # Attempts count again from 0, so the new attempt carries the stalled worker's number.
+    current = submission_claim(submission_id=queued.pk)
+    assert current.attempt == stale.attempt == 1
+
+    assert not submission_lease_renew(claim=stale)
+    assert not submission_test_record(claim=stale, test=TestOutcome(0, "small", "wrong_answer", "stale", None, None))
+    assert not submission_finish(claim=stale, outcome=outcome("wrong_answer"))
+    queued.refresh_from_db()
+    assert (queued.status, queued.judgement) == ("running", current.judgement)
+    assert not JudgementTest.objects.filter(judgement__submission=queued, message="stale").exists()
 
 
 def test_a_new_attempt_starts_without_the_results_of_the_one_that_died(queued):
@@ -98,7 +121,8 @@ def test_a_new_attempt_starts_without_the_results_of_the_one_that_died(queued):
     Submission.objects.filter(pk=queued.pk).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
     submissions_sweep()
     submission_claim(submission_id=queued.pk)
-    assert not SubmissionTest.objects.filter(submission=queued).exists()
+    assert not JudgementTest.objects.filter(judgement__submission=queued).exists()
+    assert queued.judgements.count() == 1
 
 
 def test_a_running_submission_must_hold_a_lease(queued):
@@ -115,6 +139,8 @@ def test_a_submission_the_judge_could_not_judge_goes_back_to_the_queue_after_a_p
     queued.refresh_from_db()
     assert (queued.status, queued.attempts, queued.deliveries) == ("queued", 1, 2)
     assert queued.message == "refusing to judge without the sandbox" and queued.worker == ""
+    # The attempt's judgement never ended: the next attempt begins its own.
+    assert (queued.judgement, queued.judgements.count()) == (None, 0)
     # Sent with a countdown: a worker holds it until then, so it is on the queue now.
     assert embedded_queue.taken("cpu") == [queued.pk]
 
@@ -123,11 +149,16 @@ def test_after_the_last_attempt_a_submission_is_an_error_saying_why(queued, sett
     settings.JUDGE_MAX_ATTEMPTS = 2
     for _ in range(2):
         claim = submission_claim(submission_id=queued.pk)
+        submission_test_record(claim=claim, test=TestOutcome(0, "small", "passed", "", 1.0, 10))
         submission_give_back(claim=claim, reason="no usable GPU")
     queued.refresh_from_db()
     assert (queued.status, queued.attempts) == ("error", 2)
     assert queued.message == "The judge failed 2 times; the last time: no usable GPU"
-    assert queued.finished_at is not None and queued.lease_expires_at is None
+    assert queued.lease_expires_at is None
+    # The last attempt's judgement ends there, without a verdict, with the tests it finished.
+    assert list(queued.judgements.all()) == [claim.judgement]
+    assert (queued.judgement.verdict, queued.judgement.finished_at is not None) == ("", True)
+    assert [test.name for test in queued.judgement.tests.all()] == ["small"]
 
 
 def test_the_sweep_queues_again_a_running_submission_whose_lease_expired(

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from interview.models import (InterviewState, MockInterview, MockInterviewItem, ProblemDraft, Submission,
-                              SubmissionTest)
+from interview.models import (InterviewState, JudgementTest, MockInterview, MockInterviewItem, ProblemDraft,
+                              Submission)
 from interview.selectors.mock_interviews import generated_loop, interview_report
 from interview.services.mock_interviews import (
     InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_finish,
@@ -137,8 +137,8 @@ def test_time_spent_is_accounted_from_which_item_was_open_and_closes_at_the_end(
 
 def judged(submission: Submission, passed: int) -> Submission:
     for index in range(submission.tests_total):
-        SubmissionTest.objects.create(submission=submission, index=index, name=f"t{index}",
-                                      status="passed" if index < passed else "wrong_answer")
+        JudgementTest.objects.create(judgement=submission.judgement, index=index, name=f"t{index}",
+                                     status="passed" if index < passed else "wrong_answer")
     return submission
 
 
@@ -169,7 +169,7 @@ def test_an_accepted_submission_scores_one_and_one_made_after_the_end_does_not_c
     clock.advance(minutes=40)
     [entry] = interview_report(interview=interview).items
     assert entry.score == pytest.approx(0.5 * 1 / 4)
-    assert entry.submission.verdict == "wrong_answer"
+    assert entry.submission.judgement.verdict == "wrong_answer"
 
 
 def test_correcting_the_key_points_on_the_report_changes_the_score(clock):

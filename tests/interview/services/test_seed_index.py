@@ -55,9 +55,10 @@ def test_a_rejudge_keeps_the_stored_seed_and_passes_it_to_the_judge(
     with django_capture_on_commit_callbacks(execute=True):
         assert submissions_rejudge(submissions=Submission.objects.filter(pk=queued.pk)) == 1
     queued.refresh_from_db()
-    assert (queued.status, queued.verdict, queued.seed_index) == (Status.QUEUED, "", DRAWN)
+    assert (queued.status, queued.judgement, queued.seed_index) == (Status.QUEUED, None, DRAWN)
     submission_judge(submission_id=queued.pk, queue="cpu")
     assert judge.asked == [None, DRAWN]
+    assert [judgement.seed_index for judgement in queued.judgements.all()] == [DRAWN, DRAWN]
 
 
 def test_the_attempt_after_a_failure_of_the_judge_meets_the_seed_the_failed_one_drew(

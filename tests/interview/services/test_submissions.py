@@ -7,7 +7,7 @@ import pytest
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from interview.models import ProblemDraft, Status, Submission, SubmissionTest
+from interview.models import JudgementTest, ProblemDraft, Status, Submission
 from interview.services.problems import draft_save
 from interview.services.submissions import RefusalReason, Refused, submission_create, submissions_rejudge
 from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
@@ -31,14 +31,14 @@ def create(user, problem, source=SOURCE, suite="all", key=None):
     return submission_create(user=user, problem=problem, source=source, suite=suite, idempotency_key=key)
 
 
-def test_a_submission_is_queued_with_the_problems_version_and_its_tests_and_leaves_the_draft_alone(
+def test_a_submission_is_queued_with_its_tests_and_no_judgement_yet_and_leaves_the_draft_alone(
     user, problem, embedded_queue, django_capture_on_commit_callbacks
 ):
     draft_save(user=user, problem=problem, source="# what the editor holds\n")
     with django_capture_on_commit_callbacks(execute=True):
         submission = create(user, problem, suite="sample").submission
     submission.refresh_from_db()
-    assert (submission.status, submission.queue, submission.problem_version) == ("queued", "cpu", problem.version)
+    assert (submission.status, submission.queue, submission.judgement) == ("queued", "cpu", None)
     assert submission.tests_total == 1  # the one sample test
     assert submission.deliveries == 1 and submission.attempts == 0 and submission.enqueued_at is not None
     assert ProblemDraft.objects.get(user=user, problem=problem).source == "# what the editor holds\n"
@@ -116,7 +116,7 @@ def test_the_rate_limit_forgets_submissions_older_than_a_minute(user, problem, s
     settings.JUDGE_RATE_LIMIT_PER_MINUTE = 1
     old = create(user, problem).submission
     Submission.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(seconds=61),
-                                                status=Status.FINISHED)
+                                                status=Status.ERROR)
     create(user, problem)
 
 
@@ -129,7 +129,7 @@ def test_more_waiting_submissions_than_the_cap_are_refused(user, problem, settin
         create(user, problem)
     assert refusal.value.reason == RefusalReason.TOO_MANY_QUEUED
     assert "2 submissions waiting" in refusal.value.message
-    Submission.objects.filter(pk=running.pk).update(status=Status.FINISHED, lease_expires_at=None)
+    Submission.objects.filter(pk=running.pk).update(status=Status.ERROR, lease_expires_at=None)
     create(user, problem)
 
 
@@ -139,21 +139,25 @@ def test_an_unknown_test_suite_is_refused(user, problem):
     assert refusal.value.reason == RefusalReason.INVALID
 
 
-def test_rejudging_clears_the_judgement_and_queues_it_again(embedded_queue, django_capture_on_commit_callbacks):
+def test_rejudging_queues_it_again_without_a_current_judgement_and_keeps_the_one_before(
+    embedded_queue, django_capture_on_commit_callbacks
+):
     done = SubmissionFactory(status=Status.FINISHED, verdict="wrong_answer", attempts=2, time_user_ms=3.0,
                              problem_version="old", device="cpu", finished_at=timezone.now())
-    SubmissionTest.objects.create(submission=done, index=0, name="small", status="wrong_answer")
+    JudgementTest.objects.create(judgement=done.judgement, index=0, name="small", status="wrong_answer")
     failed = SubmissionFactory(problem=done.problem, status=Status.ERROR, message="The judge failed 3 times")
     waiting = SubmissionFactory(problem=done.problem, status=Status.QUEUED, verdict="")
     with django_capture_on_commit_callbacks(execute=True):
         count = submissions_rejudge(submissions=Submission.objects.all())
     assert count == 2
     done.refresh_from_db()
-    assert (done.status, done.verdict, done.attempts, done.time_user_ms, done.device) == ("queued", "", 0, None, "")
-    assert done.problem_version == done.problem.version and done.finished_at is None
-    assert not done.results.exists()
+    assert (done.status, done.judgement, done.attempts) == ("queued", None, 0)
+    [before] = done.judgements.all()
+    assert (before.verdict, before.time_user_ms, before.device, before.problem_version) == (
+        "wrong_answer", 3.0, "cpu", "old")
+    assert [(test.name, test.status) for test in before.tests.all()] == [("small", "wrong_answer")]
     failed.refresh_from_db()
-    assert (failed.status, failed.message) == ("queued", "")
+    assert (failed.status, failed.message, failed.judgement, failed.judgements.count()) == ("queued", "", None, 1)
     waiting.refresh_from_db()
     assert waiting.deliveries == 0  # left as it was
     assert sorted(embedded_queue.taken("cpu")) == sorted([done.pk, failed.pk])

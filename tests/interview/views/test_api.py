@@ -7,7 +7,8 @@ import pytest
 from interview.models import ApiToken, ProblemDraft, Submission
 from interview.services.accounts import api_token_create
 from interview.services.problems import draft_save
-from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
+from interview.services.submissions import submissions_rejudge
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory, judged_as
 
 pytestmark = pytest.mark.django_db
 SOURCE = "def solve(x):\n    return x\n"
@@ -62,8 +63,8 @@ def test_a_submission_reads_back_with_the_pinned_fields(client, problem, token, 
                                    time_reference_ms=1.0, time_ratio=2.0, memory_user_peak_bytes=4096,
                                    memory_reference_peak_bytes=2048, memory_ratio=2.0, device="cpu",
                                    torch_version="2.13.0+cpu")
-    submission.results.create(index=0, name="small", status="passed", time_ms=1.25, peak_bytes=100)
-    submission.results.create(index=1, name="large", status="wrong_answer", message="differs at [0, 3]")
+    submission.judgement.tests.create(index=0, name="small", status="passed", time_ms=1.25, peak_bytes=100)
+    submission.judgement.tests.create(index=1, name="large", status="wrong_answer", message="differs at [0, 3]")
     response = client.get(f"/api/submissions/{submission.pk}", headers=bearer(token))
     assert response.status_code == 200
     data = response.json()
@@ -80,6 +81,22 @@ def test_a_submission_reads_back_with_the_pinned_fields(client, problem, token, 
     assert (data["device"], data["torch_version"]) == ("cpu", "2.13.0+cpu")
 
 
+def test_a_submission_reads_back_with_every_field_it_always_had_and_its_latest_judgement(
+    client, problem, token, user, embedded_queue
+):
+    submission = SubmissionFactory(user=user, problem=problem, verdict="wrong_answer", judge_version="0ld0000000000001",
+                                   problem_version="0ld")
+    submissions_rejudge(submissions=Submission.objects.filter(pk=submission.pk))
+    judged_as(submission, verdict="accepted", judge_version="c0ffee0000000001")
+    data = client.get(f"/api/submissions/{submission.pk}", headers=bearer(token)).json()
+    assert set(data) == {"id", "problem", "suite", "status", "verdict", "message", "tests", "time", "memory",
+                         "progress", "queue", "attempts", "device", "device_name", "torch_version", "sandbox",
+                         "problem_version", "created_at", "finished_at", "url", "judge_version", "judgements"}
+    assert (data["verdict"], data["judge_version"], data["problem_version"]) == (
+        "accepted", "c0ffee0000000001", problem.version)
+    assert data["judgements"] == 2 and data["finished_at"] is not None
+
+
 def test_a_queued_submission_says_its_place_in_the_queue_and_that_no_worker_runs(client, problem, token, user):
     SubmissionFactory(problem=problem, status="queued", verdict="")
     mine = SubmissionFactory(user=user, problem=problem, status="queued", verdict="")
@@ -87,6 +104,8 @@ def test_a_queued_submission_says_its_place_in_the_queue_and_that_no_worker_runs
     assert (data["status"], data["verdict"]) == ("queued", None)
     assert data["queue"] == {"name": "cpu", "position": 2, "workers": 0}
     assert data["tests"] == [] and data["time"] == {"user_ms": None, "reference_ms": None, "ratio": None}
+    # The version it will be judged against, until a judgement says which judged it.
+    assert (data["problem_version"], data["judge_version"], data["judgements"]) == (problem.version, None, 0)
 
 
 def test_someone_elses_submission_is_not_found(client, problem, token):

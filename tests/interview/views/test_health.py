@@ -23,7 +23,8 @@ def test_without_a_worker_the_app_is_unhealthy(client, embedded_queue):
 
 
 def test_with_a_consuming_worker_the_app_is_healthy_and_reports_its_queues(client, embedded_queue):
-    worker_heartbeat(name="cpu@host", state=WorkerState.READY, queues=["cpu"], torch_version="2.13.0")
+    worker_heartbeat(name="cpu@host", state=WorkerState.READY, queues=["cpu"], torch_version="2.13.0",
+                     judge_version="0123456789abcdef")
     SubmissionFactory(status=Status.QUEUED, verdict="", queue="cpu")
     SubmissionFactory(status=Status.RUNNING, verdict="", queue="cpu", lease_expires_at=timezone.now())
     response = client.get("/healthz")
@@ -31,6 +32,7 @@ def test_with_a_consuming_worker_the_app_is_healthy_and_reports_its_queues(clien
     report = response.json()
     assert report["status"] == "ok"
     assert [(w["name"], w["state"], w["queues"]) for w in report["workers"]] == [("cpu@host", "ready", ["cpu"])]
+    assert report["workers"][0]["judge"] == "0123456789abcdef"
     assert report["queues"]["cpu"] == {"messages": 0, "queued": 1, "running": 1, "workers": 1}
     assert report["queues"]["gpu"] == {"messages": 0, "queued": 0, "running": 0, "workers": 0}
     assert response["Cache-Control"].startswith("max-age=0")

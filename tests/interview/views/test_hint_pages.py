@@ -5,7 +5,7 @@ from django.test import Client
 
 from interview.models import HintReveal, MockInterview, Submission
 from tests.interview.conftest import HINTS
-from tests.interview.factories import SubmissionFactory, UserFactory
+from tests.interview.factories import SubmissionFactory, UserFactory, judged_as
 from tests.interview.study_support import clock, make_set  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +99,8 @@ def test_hints_revealed_in_a_mock_interviews_coding_item_show_in_its_report(
     reveal(client, 1)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/mock-interviews/{interview.pk}/items/1/submit", {"source": "x = 1\n", "tests": "all"})
-    Submission.objects.update(status="finished", verdict="wrong_answer")
+    for submission in Submission.objects.all():
+        judged_as(submission, verdict="wrong_answer")
     clock.advance(minutes=30)
     report = client.get(f"/mock-interviews/{interview.pk}/report/").content.decode()
     assert "tests passed · with 1 hint shown" in report

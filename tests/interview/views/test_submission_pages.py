@@ -4,7 +4,9 @@ import re
 
 import pytest
 
-from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory
+from interview.models import Submission
+from interview.services.submissions import submissions_rejudge
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory, judged_as
 
 pytestmark = pytest.mark.django_db
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -23,8 +25,9 @@ def finished(user):
         memory_user_peak_bytes=2 << 20, memory_reference_peak_bytes=1 << 20, memory_ratio=2.0, device="cpu",
         torch_version="2.13.0+cpu", sandbox="bubblewrap+seccomp", stderr=f"printed {HOSTILE}", tests_total=2,
     )
-    submission.results.create(index=0, name="small", status="passed", time_ms=1.0, peak_bytes=1024)
-    submission.results.create(index=1, name="large", status="wrong_answer", message=f"got {HOSTILE}", time_ms=None)
+    submission.judgement.tests.create(index=0, name="small", status="passed", time_ms=1.0, peak_bytes=1024)
+    submission.judgement.tests.create(index=1, name="large", status="wrong_answer", message=f"got {HOSTILE}",
+                                      time_ms=None)
     return submission
 
 
@@ -87,10 +90,23 @@ def test_the_result_fragment_is_the_panel_alone(client, user, finished):
     assert "<html" not in html
 
 
+def test_a_submission_judged_again_shows_its_latest_judgement_and_the_judge_that_made_it(
+    client, user, finished, embedded_queue
+):
+    submissions_rejudge(submissions=Submission.objects.filter(pk=finished.pk))
+    judged_as(finished, verdict="accepted", judge_version="c0ffee0000000001", device="cpu",
+              tests=({"name": "small", "status": "passed"}, {"name": "large", "status": "passed"}))
+    client.force_login(user)
+    html = page(client, finished)
+    assert "verdict--accepted" in html and "All 2 tests passed." in html and "verdict--wrong_answer" not in html
+    assert "<dt>Judge version</dt><dd><code>c0ffee0000000001</code>" in html
+    assert "got " not in html  # the earlier judgement's failure
+
+
 def test_a_submission_being_judged_shows_progress_and_refreshes_without_javascript(client, user):
     running = SubmissionFactory(user=user, status="running", verdict="", tests_total=4,
                                 lease_expires_at="2030-01-01T00:00:00Z")
-    running.results.create(index=0, name="small", status="passed")
+    running.judgement.tests.create(index=0, name="small", status="passed")
     client.force_login(user)
     html = page(client, running)
     assert 'aria-valuenow="1"' in html and "width: 25%" in html
@@ -139,11 +155,11 @@ RuntimeError: shape '[-1, 7]' is invalid for input of size 27"""
 def test_failures_of_the_same_mistake_are_one_diagnosis_with_their_count(client, user):
     problem = ProblemFactory(tests=[{"name": "sample", "sample": True}] + [{"name": f"hidden-{n}"} for n in range(17)])
     submission = SubmissionFactory(user=user, problem=problem, verdict="wrong_answer", tests_total=18)
-    submission.results.create(index=0, name="sample", status="passed")
+    submission.judgement.tests.create(index=0, name="sample", status="passed")
     for n in range(17):
         # The numbers differ from test to test; the mistake is the same.
-        submission.results.create(index=n + 1, name=f"hidden-{n}", status="wrong_answer",
-                                  message=f"output differs at [{n}, 3]: got {n}.5, expected {n + 1}.25")
+        submission.judgement.tests.create(index=n + 1, name=f"hidden-{n}", status="wrong_answer",
+                                          message=f"output differs at [{n}, 3]: got {n}.5, expected {n + 1}.25")
     client.force_login(user)
     html = page(client, submission)
     assert html.count('class="diagnosis"') == 1
@@ -154,7 +170,7 @@ def test_failures_of_the_same_mistake_are_one_diagnosis_with_their_count(client,
 
 def test_a_runtime_error_shows_the_submissions_own_frames_and_no_host_path(client, user):
     submission = SubmissionFactory(user=user, verdict="runtime_error", tests_total=1)
-    submission.results.create(index=0, name="rows", status="runtime_error", message=TRACEBACK)
+    submission.judgement.tests.create(index=0, name="rows", status="runtime_error", message=TRACEBACK)
     client.force_login(user)
     html = page(client, submission)
     short = re.search(r'<pre class="diagnosis__message">(.*?)</pre>', html, re.S).group(1)
