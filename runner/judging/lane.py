@@ -26,9 +26,9 @@ class LaneRun:
     """One user process over a lane's tests, and the judgement each of them is judged in (testcase.Judgement).
 
     Its tests are judged in order until they are done or the merge's stop comes before the next; a failure
-    that ends the process (or its load, or the judge itself) is settled as the stop. A lane whose tests all
-    come after a stop that another lane settled has its process killed, whatever it is doing. Its wall clock
-    is its own, and starts once its process is up."""
+    that ends the process (or its load, or the judge itself) is settled as the stop. A lane on a test after a
+    stop that another lane settled has its process killed, whatever it is doing. Its wall clock is its own,
+    and starts once its process is up."""
 
     def __init__(self, lane: Lane, problem: Problem, device: str, hidden_seed: int, sandboxes: Sandboxes,
                  reference: ReferenceSide, merge: Merge, *, stop_at_first_failure: bool):

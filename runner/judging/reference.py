@@ -60,7 +60,7 @@ class SharedReference:
     process that has ended is replaced; the owner closes the last one.
 
     Its process is started on a thread of its own, which lives until close(): a process dies with the thread
-    that started it, and no judgement's thread lives as long as this."""
+    that started it, and the threads of a judgement end with it."""
 
     def __init__(self) -> None:
         self._harness: Harness | None = None
