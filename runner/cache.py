@@ -7,7 +7,9 @@ name and its parameters. Those decide the inputs: a checker draws them only from
 broke that rule would fail its own problem's check. The key never leaves this process, and the seed enters
 it only through a hash.
 
-Only checked calls are cached. A timed test's reference is timed in the same run as the user's code, always.
+Only checked calls are cached. A timed test's reference is timed in the same run as the user's code, always;
+the median of its timed calls is added to the test's entry (TIMED_CALL_NS) for planning a later judge's lanes
+(runner/judging/plan.py), never to judge a time against.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any
 
 import torch
 
+# The field of a timed test's cached answer that holds the reference's median timed call, in nanoseconds.
+TIMED_CALL_NS = "timed_call_ns"
 # What an entry costs beyond its tensors' bytes (the answer's header, the key, the bookkeeping), roughly.
 ENTRY_OVERHEAD_BYTES = 1024
 
@@ -60,8 +64,7 @@ class ReferenceCache:
             return entry[0], entry[1]
 
     def put(self, cache_key: str, answer: dict[str, Any], outputs: dict[str, torch.Tensor]) -> None:
-        size = ENTRY_OVERHEAD_BYTES + len(json.dumps(answer, default=str)) + sum(
-            tensor.numel() * tensor.element_size() for tensor in outputs.values())
+        size = _size(answer, outputs)
         if size > self.max_bytes:
             return
         with self._lock:
@@ -69,9 +72,31 @@ class ReferenceCache:
                 return
             self._entries[cache_key] = (answer, outputs, size)
             self._bytes += size
-            while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
-                _, (_, _, dropped) = self._entries.popitem(last=False)
-                self._bytes -= dropped
+            self._trim()
+
+    def annotate(self, cache_key: str, **fields: Any) -> None:
+        """Add fields to a held entry's answer (what was learnt of the reference after its call was cached);
+        nothing if the entry is not held. Earlier readers keep the answer they were given."""
+        with self._lock:
+            entry = self._entries.get(cache_key)
+            if entry is None:
+                return
+            answer, outputs, size = entry
+            answer = {**answer, **fields}
+            grown = _size(answer, outputs)
+            self._entries[cache_key] = (answer, outputs, grown)
+            self._bytes += grown - size
+            self._trim()
+
+    def _trim(self) -> None:
+        while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
+            _, (_, _, dropped) = self._entries.popitem(last=False)
+            self._bytes -= dropped
+
+
+def _size(answer: dict[str, Any], outputs: dict[str, torch.Tensor]) -> int:
+    return ENTRY_OVERHEAD_BYTES + len(json.dumps(answer, default=str)) + sum(
+        tensor.numel() * tensor.element_size() for tensor in outputs.values())
 
 
 DEFAULT = ReferenceCache()

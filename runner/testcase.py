@@ -25,7 +25,7 @@ from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEE
 # seen. The growth during one call is held against that call's claim; the level above the process's size
 # before the load, which gathers every first use of a run, against the most any call was allowed. Each is
 # set above the largest excess every correct solution of every problem shows (bench/neighbour_check.py
-# prints them: 14 MiB of growth, 36 MiB of level, both in checkpointed-block).
+# prints them; docs/speed.md has the last figures).
 RSS_GROWTH_SLACK_BYTES = 32 << 20
 RSS_LEVEL_SLACK_BYTES = 64 << 20
 # CUDA's allocator reports its growth from inside the process: a claim, trusted no more than the tracker's.
@@ -46,7 +46,7 @@ DECISIVE_TIME_FACTOR = 3.0
 
 
 class Judgement(Protocol):
-    """What judging one test needs from the judgement it belongs to (runner/judge.py's run)."""
+    """What judging one test needs from the judgement it belongs to (a lane's run, runner/judging/lane.py)."""
 
     problem: Problem
     device: str

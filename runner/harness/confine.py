@@ -1,8 +1,8 @@
 """What the harness puts on itself just before a submission loads: a seccomp filter and a Landlock ruleset.
 
 Both are set while only trusted code has run, follow every thread the submission starts, and cannot be
-lifted again. The policy comes from the judge in the load request (runner/judge.py), never from the
-submission:
+lifted again. The policy comes from the judge in the load request (runner/judging/sandboxes.py), never from
+the submission:
 
 - processes: a judged program runs in the processes the harness started (one, or one per rank, all started
   before the load), so fork, vfork and clone without CLONE_THREAD fail with EPERM, and clone3 with ENOSYS so

@@ -64,6 +64,20 @@ def test_an_entry_larger_than_the_whole_cache_is_not_kept():
     assert cache.get("big") is None and len(cache) == 0
 
 
+def test_a_figure_added_to_an_entry_reaches_later_readers_within_the_bounds():
+    cache = ReferenceCache(max_bytes=2 * (1000 + ENTRY_OVERHEAD_BYTES + 64))
+    cache.put("timed", *_entry(1000))
+    before = cache.get("timed")[0]
+    cache.annotate("timed", timed_call_ns=123)
+    assert cache.get("timed")[0] == {"type": "result", "timed_call_ns": 123}
+    assert before == {"type": "result"}  # what a reader was given earlier stays as it was
+    cache.annotate("absent", timed_call_ns=1)
+    assert cache.get("absent") is None and len(cache) == 1
+    cache.put("other", *_entry(1000))
+    cache.annotate("timed", note="x" * 100)  # grown past the bound: the least recently used entry goes
+    assert cache.bytes_held <= cache.max_bytes and len(cache) == 1
+
+
 class Counting:
     """start_harness that counts the sandboxes a judge starts."""
 

@@ -1,0 +1,84 @@
+"""How a judgement's processes are started and loaded: the user's and the reference's alike."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from ..client import Harness
+from ..problems import KIT_SANDBOX_MODULES, Problem, TestSpec
+from ..sandbox import SandboxOptions, procs
+
+# What imports torch._dynamo on first use (torch.optim's first step, torch.utils.checkpoint, torch.func's
+# transforms, torch.compile, DistributedDataParallel's constructor, an operation on the meta device): a
+# sandbox whose code or tests name one of these imports it before the load, so that no call is charged for it;
+# every other sandbox is spared the cost. On the CPU the ranks of a distributed problem are forks of the process
+# that imported it, so they start with it too, where each would import it again (docs/speed.md has the costs).
+DYNAMO_USERS = re.compile(rb"optim|checkpoint|torch\.func|from torch import func|functorch|compile|_dynamo|"
+                          rb"torch\.export|torch\.fx|pipelining|DistributedDataParallel|\bmeta\b")
+LOAD_TIMEOUT_S = 10.0
+RANK_START_S = 20.0
+
+
+def uses_dynamo(blobs: dict[str, bytes], tests: Sequence[TestSpec]) -> bool:
+    """Whether the code a sandbox will run, or the parameters of its tests (a device to make tensors on),
+    name something that imports torch._dynamo (the kit's own modules, which never do, aside)."""
+    params = json.dumps([test.params for test in tests]).encode()
+    return DYNAMO_USERS.search(params) is not None or any(
+        DYNAMO_USERS.search(source) for name, source in blobs.items() if name.removeprefix("module:") not in KIT_SANDBOX_MODULES)
+
+
+@dataclass(frozen=True)
+class Sandboxes:
+    """Where and how a judgement's processes run: started with the problem's limits, loaded with its settings."""
+
+    problem: Problem
+    device: str
+    options: SandboxOptions
+    threads: int
+    gpu_index: int | None
+    start_harness: Callable[..., Harness]
+
+    def start(self) -> Harness:
+        """A process, started on the calling thread: it dies with that thread (bubblewrap's --die-with-parent)."""
+        return self.start_harness(self.options, memory_limit_bytes=self.problem.limits.sandbox_memory_bytes,
+                                  threads=self.threads, gpu_index=self.gpu_index)
+
+    def warm_up(self, harness: Harness, blobs: dict[str, bytes], tests: Sequence[TestSpec]) -> None:
+        """Have harness import torch._dynamo before the load, where its code or tests will use it."""
+        if uses_dynamo(blobs, tests):
+            harness.warm_up_dynamo(self.device)
+
+    def load_settings(self, tests: Sequence[TestSpec], *, reference: bool = False) -> dict[str, Any]:
+        """The load request's settings for a process that runs tests."""
+        limits = self.problem.limits
+        sizes = sorted({int(test.params.get("world_size", self.problem.world_size)) for test in tests})
+        resource_limits = {"nproc": _nproc(), "nofile": 512, "fsize_bytes": 64 << 20, "core_bytes": 0,
+                           "cpu_s": int(limits.wall_s) + 5}
+        if self.device == "cpu":
+            resource_limits["address_space_extra_bytes"] = limits.sandbox_memory_bytes
+        else:
+            # An address-space limit breaks CUDA's virtual reservations; the data segment is limited instead,
+            # loosely, since what the driver maps privately is not known in advance. The watchdog is the
+            # real bound on host memory.
+            resource_limits["data_bytes"] = max(4 * limits.sandbox_memory_bytes, 32 << 30)
+        # What the submission may not do (runner/harness/confine.py): start processes, since every problem runs
+        # in the processes the harness starts (the ranks too, started before the load); hold memory outside the
+        # watchdog's count in memfd or shared anonymous mappings, but on CUDA, whose driver may use them.
+        confinement = {"processes": False, "shared_memory": self.device == "cuda"}
+        return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
+                "confine": confinement,
+                "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,
+                "collective_timeout_s": limits.collective_timeout_s, "world_sizes": sizes,
+                # Starting ranks is the judge's cost (an interpreter and torch each), not the submission's.
+                "timeout_s": LOAD_TIMEOUT_S + (30 if reference else 0) + (RANK_START_S * sum(sizes) if sizes != [1] else 0)}
+
+
+def _nproc() -> int:
+    if os.geteuid() == 0:
+        return 256
+    # Without a uid of its own the sandbox shares the count with every process of this user.
+    return len(procs.owned_by(os.geteuid())) * 8 + 256
