@@ -148,3 +148,16 @@ def test_the_import_rule_for_problems_catches_an_internal_import(tmp_path):
     assert _runner_imports(checker) == ["from runner.kit.standard import load_module", "from runner import compare",
                                         "kit_nothing"]
 
+
+
+# The judge's orchestration and the kit are where the next problems and observations are added: no class
+# there grows past what a reader holds in mind at once.
+MAX_CLASS_LINES = 200
+
+
+def test_no_class_of_the_judge_or_the_kit_is_over_the_size_a_reader_holds_in_mind():
+    runner = Path(__file__).resolve().parents[1] / "runner"
+    paths = [runner / "judge.py", *sorted((runner / "judging").glob("*.py")), *sorted((runner / "kit").glob("*.py"))]
+    sizes = {f"{path.name}:{node.name}": node.end_lineno - node.lineno + 1 for path in paths if path.exists()
+             for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ClassDef)}
+    assert {name: size for name, size in sizes.items() if size > MAX_CLASS_LINES} == {}

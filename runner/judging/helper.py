@@ -78,13 +78,9 @@ class TrustedHelper:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     def _prepare_beside(self, test: TestSpec, drawn: Callable[[], Inputs]) -> None:
-        prepare = getattr(self.problem.checker, "prepare", None)
-        if prepare is None:
-            return
-
         def prepared() -> None:
             try:
-                prepare(test.params, drawn())
+                self.problem.checker.prepare(test.params, drawn())
             except Exception:  # noqa: BLE001 - the check itself meets the same failure and reports it
                 pass
 
