@@ -14,6 +14,7 @@ from types import ModuleType
 
 from . import api
 from .api import Checker, Package
+from .ranks import RanksChecker
 from .standard import FunctionChecker, ModuleChecker
 from .standard import driver_source as standard_driver
 from .stateful import StatefulChecker
@@ -65,6 +66,8 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
          ("spec.py", "driver.py"), StatefulChecker),
     Kind("wrapper", "a wrapper around blocks the kit builds, run through the kit's training scenario", ("spec.py",),
          wrapper_checker, wrapper_driver, interface=True),
+    Kind("ranks", "ranks in a process group, each rank's report judged by the [ranks] rules and its outputs by value",
+         ("spec.py", "driver.py"), RanksChecker),
     Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
          CustomChecker),
 )}
