@@ -1,11 +1,12 @@
-"""Trusted: every rank's parameters after each step against AdamW in float64; collectives and state bytes as reported."""
+"""Trusted: every rank's parameters after each step against AdamW in float64, its collectives and the bytes of its
+state by problem.toml's [ranks] rules; AdamW's classic mistakes and an element no rank owns named."""
+import math
+
 import torch
 
 from runner import kit
-from runner.kit import ranks
 
-
-SAYS, TOLERANCE = (DECLARED := ranks.declared(__file__))["says"], DECLARED["relative_tolerance"]
+SAYS = kit.declared(__file__)["ranks"]["says"]
 
 
 def inputs(params, generator):
@@ -30,40 +31,26 @@ def adamw(params, inputs, mistake=None):  # {"w<i> after step <t>": float64}: to
     return out
 
 
-def check(params, inputs, got, expected):
-    world, steps, sizes = params["world_size"], params["steps"], [x.numel() for n, x in inputs.items() if "@" not in n]
-    reports = ranks.read_reports(got, params, phases={f"step{t}" for t in range(1, steps + 1)}, given=set())
-    if isinstance(reports, str):
-        return reports
-    truth, facts = adamw(params, inputs), {"world": world, "steps": steps, "numel": sum(sizes), "moved": sum(sizes) + (
-        world - 1) * len(sizes), "held": 8 * sum(sizes) // world + 8 * max(sizes) + 8 * len(sizes)}
-    for t in range(1, steps + 1):
-        for i in range(len(sizes)):
-            if message := parameter(params, inputs, got, truth, f"w{i}", t, world):
-                return f"after step {t}, {message}"
-        for rank, report in reports.items():
-            seen = report.phases[f"step{t}"]
-            moved = sum(size for operator, _, size, _ in seen if ranks.family(operator.rsplit(".", 1)[0]))
-            if message := ranks.collectives_message(f"step {t}", DECLARED["phases"]["step"], seen, {}, SAYS[
-                    "only"]) or (moved > facts["moved"] and SAYS["moved"].format(t=t, **facts)):
-                return f"rank {rank} of {world}: {message}"
-    for rank in range(world):
-        held = got.get(f"state bytes@{rank}")
-        if held is None or held.dtype != torch.int64 or held.shape != (1,) or not 0 <= held.item() <= facts["held"]:
-            return f"rank {rank} of {world}: {SAYS['memory'].format(**facts)}"
+truth = adamw
 
 
-def parameter(params, inputs, got, truth, w, t, world):  # why w after step t is wrong on some rank, or None
-    name, values = f"{w} after step {t}", [got.get(f"{w} after step {t}@{rank}") for rank in range(world)]
-    for rank, value in enumerate(values):
-        if message := kit.layout(w, value, inputs[w]) or (
-                not torch.equal(value, values[0]) and SAYS["unsynced"].format(i=w[1:])):
-            return f"rank {rank} of {world}: {message}"
-    if not (message := ranks.close(w, values[0], truth[name], TOLERANCE, torch.float32)):
-        return None
-    before, was = (inputs[w], inputs[w].double()) if t == 1 else (got[f"{w} after step {t - 1}@0"],
+def steps(params):
+    sizes = [math.prod(shape) for shape in params["shapes"]]
+    counts = {"moved": sum(sizes) + (params["world_size"] - 1) * len(sizes), "numel": sum(sizes)}
+    return [kit.RanksStep(f"after step {t}", {f"w{i} after step {t}": f"w{i}" for i in range(len(sizes))},
+                          {f"step{t}": "step"}, counts) for t in range(1, params["steps"] + 1)]
+
+
+def holdings(params, inputs, size):  # both moments of a 1/size share, of the largest parameter, and step counts
+    sizes = [math.prod(shape) for shape in params["shapes"]]
+    return 8 * sum(sizes) // size + 8 * max(sizes) + 8 * len(sizes)
+
+
+def diagnose(name, rank, params, inputs, got, truth):  # elements that kept their values where the truth moved
+    w, t = name.split(" after step ")[0], int(name.rpartition(" ")[2])
+    value = got.get(f"{name}@{rank}")
+    before, was = (inputs[w], inputs[w].double()) if t == 1 else (got[f"{w} after step {t - 1}@{rank}"],
                                                                  truth[f"{w} after step {t - 1}"])
-    if ((values[0] == before) & (truth[name] != was)).any():
-        return f"on every rank: {message} — {SAYS['unowned'].format(numel=inputs[w].numel(), world=world)}"
-    return f"on every rank: {message}" + next((f" — {says}" for mistake, says in DECLARED["mistakes"].items() if
-                                              ranks.matches(values[0], adamw(params, inputs, mistake)[name], TOLERANCE)), "")
+    if value is not None and value.shape == before.shape and ((value == before) & (truth[name] != was)).any():
+        return SAYS["unowned"].format(numel=inputs[w].numel(), world=params["world_size"])
+    return ""
