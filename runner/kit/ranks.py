@@ -6,12 +6,12 @@ observer records), `spec.py` (trusted: the inputs, the float64 truth, the test's
 add, through RANKS_HOOKS) and its rules in problem.toml's `[ranks]` (ranks_rules.py: the collectives each
 phase may issue, the bytes a rank may hold and send, a refusal, a timeout). The kit reads every rank's report as
 hostile input (ranks_reports.py), applies the rules, judges each step's outputs on every rank against the
-truth, and names the classic mistake a wrong value reproduces (`[[mistakes]]` of spec.py, and spec.mistakes).
+truth, and names the classic mistake a wrong value reproduces (`[[mistakes]]` naming spec.py's functions, and
+spec.mistakes).
 """
 
 from __future__ import annotations
 
-import functools
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -61,14 +61,11 @@ RANKS_HOOKS = (
 )
 
 
-@functools.cache
-def _toml(path: Path) -> dict[str, Any]:
-    return tomllib.loads(path.read_text())
-
-
 def declared(beside: str | Path) -> dict[str, Any]:
-    """problem.toml of the problem folder that holds the file beside (a spec's __file__): its own words."""
-    return _toml(Path(beside).resolve().parent / "problem.toml")
+    """problem.toml of the problem folder that holds the file beside (a spec's __file__): its own words.
+
+    Read afresh: a spec reads it once, when the package's version is loaded."""
+    return tomllib.loads((Path(beside).resolve().parent / "problem.toml").read_text())
 
 
 def by_rank(params: Params, compute: Callable[[int, list[int], int], Tensors]) -> Tensors:
@@ -162,8 +159,9 @@ class RanksChecker(ValueChecker):
     def replicated_message(self, step: RanksStep, output: str, words: str, params: Params, got: Tensors,
                            expected: Tensors) -> str | None:
         """Where [ranks] declares `replicated`: the first rank whose output is not its group's first rank's."""
+        base = output.partition("@")[0]
         for group, rank in self.judged(params, output) if "replicated" in self.rules else ():
-            name, first = f"{output}@{rank}", got.get(f"{output}@{group[0]}")
+            name, first = f"{base}@{rank}", got.get(f"{base}@{group[0]}")
             message = compare.layout(words, got.get(name), expected[name]) or (None if torch.equal(
                 got[name], first) else self.rules["replicated"].format(**self.facts(params, group, step),
                                                                        output=words, first=group[0]))
@@ -181,27 +179,27 @@ class RanksChecker(ValueChecker):
     def output_message(self, step: RanksStep, output: str, words: str, group: list[int], rank: int, params: Params,
                        inputs: Tensors, got: Tensors, expected: Tensors, truth: Tensors,
                        reports: dict[int, RankReport]) -> str | None:
-        """Why one rank's output is wrong, then why, or None."""
+        """What is wrong with one rank's output, and why: the first rule its step's phases broke on the rank, the
+        classic mistake it reproduces, or spec.diagnose's words; None when it is right."""
         base = output.partition("@")[0]
         name = f"{base}@{rank}"
         value, reference, want = got.get(name), expected[name], truth.get(name, truth.get(base))
-        message = compare.layout(words, value, reference)
-        if message is None and output in step.exact:
-            message = checks.check_exact(words, value.double(), want.double())
-        elif message is None:
-            allowed = self.allowed(value, reference, want, inputs)
-            message = compare.tensors(words, value.double(), want, atol=allowed, rtol=0)
+        where, mismatch = place(params, group, rank, step.where), compare.layout(words, value, reference)
+        if mismatch is None and output in step.exact:
+            message = checks.check_exact(words, value.double(), want)
+            return message and f"{where}: {message}"
+        allowed = None if mismatch else self.allowed(value, reference, want, inputs)
+        message = mismatch or compare.tensors(words, value.double(), want, atol=allowed, rtol=0)
         if message is None:
             return None
-        why = None if output in step.exact else next(filter(None, (
-            self.phase_message(phase, rule, reports[rank], params, group, step)
-            for phase, rule in step.phases.items() if rule)), None)
-        if why is None and value is not None and output not in step.exact:
-            why = self.mistake_reproduced(name, base, value, want, self.allowed(value, reference, want, inputs),
-                                          params, inputs, self.facts(params, group, step) | {"rank": rank})
+        why = next(filter(None, (self.phase_message(phase, rule, reports[rank], params, group, step)
+                                 for phase, rule in step.phases.items() if rule)), None)
+        if why is None and allowed is not None:
+            why = self.mistake_reproduced(name, base, value, want, allowed, params, inputs,
+                                          self.facts(params, group, step) | {"rank": rank})
         if not why and "diagnose" in self.own:
             why = self.own["diagnose"](base, rank, params, inputs, got, truth)
-        return f"{place(params, group, rank, step.where)}: {message}{f' — {why}' if why else ''}"
+        return f"{where}: {message}{f' — {why}' if why else ''}"
 
     def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors) -> float:
         """[ranks]' `relative_tolerance` of the truth's largest magnitude where declared, else the kit's tolerance

@@ -328,6 +328,22 @@ def test_an_output_named_for_one_rank_is_judged_on_that_rank_alone(tmp_path):
     assert judge(RanksChecker(package(tmp_path, spec=spec)), got) is None
 
 
+def test_an_exact_output_must_equal_its_truth_to_the_last_bit(tmp_path):
+    spec = SPEC.replace('{"n": 3})', '{"n": 3}, frozenset({"out"}))')
+    checker = RanksChecker(package(tmp_path, spec=spec))
+    assert judge(checker, outputs()) is None
+    message = judge(checker, outputs(torch.tensor([5.0, -3.0, 9.000001])))
+    assert message.startswith("rank 0 of 2, the call: the sum: 1 of 3 entries differ, the first at (2)")
+
+
+def test_the_problems_own_check_comes_last_and_reads_the_validated_reports(tmp_path):
+    spec = SPEC + ("\ndef check(params, inputs, got, truth, reports):\n"
+                   "    return f\"{reports[1].calls('all_reduce')} call\"\n")
+    checker = RanksChecker(package(tmp_path, spec=spec))
+    assert judge(checker, outputs()) == "1 call"
+    assert judge(checker, outputs(torch.zeros(3))).startswith("rank 0 of 2, the call: the sum:")
+
+
 def test_a_refusal_is_judged_alone_where_the_group_does_not_divide_the_param(tmp_path):
     rules = RULES + ('[ranks.refusal]\ndivides = "n"\nraises = "ValueError"\n'
                      'says = "{n} rows on {size} ranks leave {remainder}"\n')
