@@ -1,6 +1,6 @@
 """Runs on every rank inside the sandbox, deciding nothing: builds this rank's TensorParallelMLP from the full
 layers and takes the judged steps (kit_ranks: forward and backward on each input, one SGD step, forward again),
-reporting what it saw (the module's holdings after load_full, each phase's collectives) for checker.py."""
+reporting what it saw (the module's holdings after load_full, each phase's collectives) for the ranks kind."""
 import kit_ranks
 
 LEARNING_RATE = 0.1

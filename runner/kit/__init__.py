@@ -11,11 +11,13 @@ See problems/README.md, "The problem kit".
 from runner.compare import layout, reveals_values, where
 from runner.compare import tensors as compare_tensors
 
-from . import ranks
 from .api import Checker, CheckerBase, Hook, KitError, Package, Params, Tensors
 from .checks import check_close, check_exact, chi_square, tolerance
 from .kinds import KINDS, Kind
 from .mistakes import Mistake, exactly, reproduces, same
+from .ranks import RanksStep, by_rank, declared
+from .ranks_module import module_inputs, module_steps, module_truth
+from .ranks_reports import RankReport
 from .reports import MALFORMED, TAMPERED, flag, scalar, text
 from .sampler import Law
 from .truth import load_module, load_sibling, run_by_driver, run_in_float64, trusted_context
@@ -34,6 +36,7 @@ __all__ = [
     "flag", "scalar", "text",
     # the truth and the package's own files on the trusted side
     "load_module", "load_sibling", "run_by_driver", "run_in_float64", "trusted_context",
-    # the kinds' own vocabularies: a wrapper's lessons, distributed ranks' rules and reports
-    "Lessons", "ranks",
+    # the kinds' own vocabularies: a wrapper's lessons; distributed ranks' steps, reports, truth by rank, own
+    # words, and the module scenario kit_ranks sets up and steps
+    "Lessons", "RankReport", "RanksStep", "by_rank", "declared", "module_inputs", "module_steps", "module_truth",
 ]

@@ -14,6 +14,7 @@ from types import ModuleType
 
 from . import api
 from .api import Checker, Package
+from .ranks import RanksChecker
 from .sampler import SamplerChecker
 from .standard import FunctionChecker, ModuleChecker
 from .standard import driver_source as standard_driver
@@ -68,6 +69,8 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
          wrapper_checker, wrapper_driver, interface=True),
     Kind("sampler", "draws made by the package's driver, judged by their distribution against the laws spec.py gives",
          ("spec.py", "driver.py"), SamplerChecker),
+    Kind("ranks", "ranks in a process group, each rank's report judged by the [ranks] rules and its outputs by value",
+         ("spec.py", "driver.py"), RanksChecker),
     Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
          CustomChecker),
 )}

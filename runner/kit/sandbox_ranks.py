@@ -2,21 +2,24 @@
 
 A distributed driver runs on every rank beside the submission and decides nothing. `kit_ranks.observer()`
 gives it what every such driver needs: the rank's process group (several side by side when a test's params
-has `groups`), the module set up from full nn.Linear layers, the collectives each phase issues (set-up, each
-forward and backward), what the module holds once set up (every storage it keeps alive; which of the
-tensors it was given outlived the caller's references), the steps a module is judged by (forward and
-backward on each input, one SGD step, forward again), and the report of it all as one uint8 output of a
-fixed size, for runner/kit/ranks.py to read as hostile input and judge.
+has `groups`), the collectives each phase issues (and whether one timed out), the module set up from full
+nn.Linear layers, what the module holds once set up (every storage it keeps alive; which of the tensors it
+was given outlived the caller's references) or what an object made in a span keeps (an optimizer's state),
+the steps a module is judged by (forward and backward on each input, one SGD step, forward again), and the
+report of it all as one uint8 output of a fixed size, for the ranks kind (runner/kit/ranks_reports.py) to
+read as hostile input and judge.
 
 The report, JSON:
     phases      {phase: [[operator.overload, calls, elements, bytes]]}: the collectives the driver's thread
                 issued in the phase (at most MAX_OPERATORS operators), with the elements and bytes of each
                 call's first operand (the tensor or tensors it moves) summed over its calls
     held        {"bytes": of every storage the module keeps, "given": the given tensors among them,
-                 "largest": [[where the module first holds it, its bytes, the given tensor it is or null]]}
+                 "largest": [[where the module first holds it, its bytes, the given tensor it is or null]]};
+                or, from kept(), the bytes of every storage made since storages_from_now() and still alive
     alive       the given tensors whose storage outlived the caller's references
     parameters  the tensors module.parameters() yields after set-up
     refused     the type of the exception set-up raised where the test expects a refusal, or null
+    timed_out   whether a collective timed out, where the driver asks during() to record it
 
 Each observer is a closure bound when it is made (the module's constants too), and a driver makes its own
 when it loads, before the submission is imported: replacing a name here, in torch or in json afterwards
@@ -43,6 +46,8 @@ MAX_OPERATORS = 16
 LARGEST = 8
 # Room for the longest report: a dozen phases of MAX_OPERATORS operators each, and LARGEST holders' names.
 REPORT_BYTES = 1 << 15
+# How gloo words a collective that waited past the timeout, or whose peer gave up waiting first.
+TIMED_OUT = ("Timed out", "Connection closed")
 
 
 def observer():
@@ -57,6 +62,8 @@ def observer():
     collect, weak, dumps, new_group = gc.collect, weakref.ref, json.dumps, dist.new_group
     flatten, Tensor = is_traceable_wrapper_subclass, torch.Tensor
     namespaces, max_operators, largest_kept, report_bytes = NAMESPACES, MAX_OPERATORS, LARGEST, REPORT_BYTES
+    timed_out_words = TIMED_OUT
+    freeze, unfreeze, objects = gc.freeze, gc.unfreeze, gc.get_objects
 
     class Collectives(TorchDispatchMode):
         """The collectives this thread issues while active: {operator: [calls, elements, bytes]}."""
@@ -93,12 +100,21 @@ def observer():
         """An empty report, filled by the helpers below."""
         return {"phases": {}}
 
-    def during(observed, phase, function, *args):
-        """function(*args), recording in observed the collectives it issued on this thread as `phase`."""
-        watch = Collectives()
+    def during(observed, phase, function, *args, timeouts=False):
+        """function(*args), recording in observed the collectives it issued on this thread as `phase`. With
+        timeouts, a collective that timed out (gloo's words for a send or receive nobody matched in time) is
+        recorded as `timed_out` instead of raised, and function's result is None."""
+        watch, result = Collectives(), None
         with watch:
-            result = function(*args)
+            try:
+                result = function(*args)
+            except RuntimeError as error:
+                if not timeouts or not any(words in str(error) for words in timed_out_words):
+                    raise
+                observed["timed_out"] = True
         observed["phases"][phase] = [[operator, *counts] for operator, counts in watch.seen.items()]
+        if timeouts:
+            observed.setdefault("timed_out", False)
         return result
 
     def group(params, ctx):
@@ -186,6 +202,23 @@ def observer():
                     visit(dotted + name, value, 0)
         return found
 
+    def storages_from_now():
+        """Call before making what kept() is to measure: from here on, the collector's objects are those made
+        since."""
+        freeze()
+
+    def kept(observed, excluding):
+        """Records as held the bytes of every tensor storage made since storages_from_now() and still alive, less
+        those of the tensors excluding (the caller's own: parameters, gradients, outputs)."""
+        collect()
+        mine = {storage_address(storage_of(tensor)) for tensor in excluding}
+        made = {storage_address(storage_of(tensor)): storage_bytes(storage_of(tensor)) for tensor in objects()
+                if issubclass(type(tensor), Tensor)}
+        unfreeze()
+        observed["held"] = {"bytes": sum(size for address, size in made.items() if address not in mine),
+                            "given": [], "largest": []}
+        observed["alive"] = []
+
     def parameters(observed, module):
         """module.parameters() as an optimiser built now would hold them, counted in observed."""
         found = list(module_parameters(module))
@@ -247,5 +280,5 @@ def observer():
         return frombuffer(bytearray(text + b" " * (report_bytes - len(text))), dtype=uint8)
 
     return types.SimpleNamespace(report=report, during=during, group=group, refusal=refusal, set_up=set_up,
-                                 given=given, holdings=holdings, parameters=parameters, sgd_step=sgd_step, steps=steps,
-                                 plain=plain, encoded=encoded)
+                                 given=given, holdings=holdings, storages_from_now=storages_from_now, kept=kept,
+                                 parameters=parameters, sgd_step=sgd_step, steps=steps, plain=plain, encoded=encoded)

@@ -1,23 +1,28 @@
-"""The distributed kit's trusted side: each rank's report read as hostile input, and the shared checks."""
+"""The ranks kind's trusted side: each rank's report read as hostile input, the [ranks] rules, and the kind's
+checker judging crafted reports and outputs of a small package."""
 
+import itertools
 import json
+import textwrap
+import tomllib
+from types import SimpleNamespace
 
 import pytest
 import torch
 
-from runner import compare
-from runner.kit import ranks
+from runner import compare, kit
+from runner.kit import KitError
+from runner.kit.ranks import RanksChecker
+from runner.kit.ranks_reports import MAX_ENTRIES, Collective, Expected, Malformed, read_report, read_reports
+from runner.kit.ranks_rules import collectives_message, holdings_message, parameters_message
 
-GIVEN = {"fc1.weight", "fc2.bias"}
-PHASES = {"setup", "forward0"}
-DECLARED = {
-    "setup": "load_full", "only": "one all-reduce is enough",
-    "holdings": {"split": ["fc1.weight"], "whole": ["fc2.bias"], "share": "its 1/{world} share of fc1 (d={d})"},
-    "phases": {"setup": {"all_reduce": "any"},
-               "forward": {"all_reduce": 1, "elements": "out", "sums": "the partial outputs", "why": "summed once"},
-               "backward_without_grad": {"all_reduce": 0, "why": "when x does not require grad"}},
-}
+GIVEN = frozenset({"fc1.weight", "fc2.bias"})
+EXPECTED = Expected(frozenset({"setup", "forward0"}), GIVEN, parameters=True)
+HOLDINGS = {"split": ["fc1.weight"], "whole": ["fc2.bias"], "share": "its 1/{size} share of fc1 (d={d})",
+            "lesson": "Copy the shard."}
+FORWARD = {"all_reduce": 1, "elements": "out", "sums": "the partial outputs", "why": "summed once"}
 INPUTS = {"fc1.weight": torch.zeros(8, 4), "fc2.bias": torch.zeros(4)}  # 128 bytes split, 16 whole
+FULL = {"fc1.weight": 128, "fc2.bias": 16}
 
 
 def encoded(report) -> torch.Tensor:
@@ -32,22 +37,23 @@ def honest(**changes):
     return report
 
 
-def read(report, **options):
-    return ranks.read_report(encoded(report) if isinstance(report, dict) else report,
-                             phases=options.get("phases", PHASES), given=GIVEN, refusal=options.get("refusal", False))
+def read(report, expected=EXPECTED):
+    return read_report(encoded(report) if isinstance(report, dict) else report, expected)
 
 
 def test_an_honest_report_is_read_in_the_observers_terms():
     report = read(honest())
-    assert report.phases == {"setup": [], "forward0": [("c10d::allreduce_.default", 1, 12, 48)]}
+    assert report.phases == {"setup": [], "forward0": [Collective("c10d::allreduce_", 1, 12, 48)]}
     assert (report.held_bytes, report.parameters, report.alive) == (80, 2, [])
+    assert (report.calls("all_reduce"), report.moved("all_reduce"), report.moved("all_reduce", "elements")) == \
+        (1, 48, 12)
 
 
 @pytest.mark.parametrize("tensor", [None, torch.zeros(3), torch.zeros(2, 2, dtype=torch.uint8),
                                     torch.tensor(list(b"{not json"), dtype=torch.uint8), encoded([1, 2])],
                          ids=["missing", "float", "two-dimensional", "not-json", "not-an-object"])
 def test_a_report_that_is_not_a_json_object_is_malformed(tensor):
-    with pytest.raises(ranks.Malformed):
+    with pytest.raises(Malformed):
         read(tensor)
 
 
@@ -60,53 +66,62 @@ def test_a_report_that_is_not_a_json_object_is_malformed(tensor):
     {"phases": {"setup": [], "forward0": [["c10d::allreduce_.default", 1, 12]]}},
     {"held": {"bytes": 80, "given": ["the caller's secret"], "largest": []}},
     {"held": {"bytes": 80, "given": [], "largest": [["w1", 64, "not given"]]}},
-    {"alive": ["fc1.weight"] * (ranks.MAX_ENTRIES + 1)},
+    {"alive": ["fc1.weight"] * (MAX_ENTRIES + 1)},
     {"held": "nothing"},
     {"parameters": 2.5},
+    {"parameters": None},  # a rule reads it: leaving it out cannot skip the rule
 ], ids=["missing-phase", "negative-count", "bool-count", "huge-count", "operator-not-a-name", "short-entry",
         "held-name-not-given", "largest-name-not-given", "too-many-entries", "held-not-an-object",
-        "parameters-not-a-count"])
+        "parameters-not-a-count", "parameters-left-out"])
 def test_a_report_with_a_field_not_as_the_observer_writes_it_is_malformed(change):
-    with pytest.raises(ranks.Malformed):
+    with pytest.raises(Malformed):
         read(honest(**change))
 
 
+def test_a_timeout_the_rules_read_must_be_a_flag():
+    timeouts = Expected(frozenset({"call"}), timeouts=True)
+    assert read({"phases": {"call": []}, "timed_out": True}, timeouts).timed_out
+    for forged in ({"phases": {"call": []}}, {"phases": {"call": []}, "timed_out": 1}):
+        with pytest.raises(Malformed):
+            read(forged, timeouts)
+
+
 def test_a_refusal_report_carries_only_the_exception_name():
-    assert read({"phases": {}, "refused": "ValueError"}, refusal=True, phases=set()).refused == "ValueError"
-    assert read({"refused": None}, refusal=True, phases=set()).refused is None
-    with pytest.raises(ranks.Malformed):
-        read({"refused": ["ValueError"]}, refusal=True, phases=set())
+    refusal = Expected(refusal=True)
+    assert read({"phases": {}, "refused": "ValueError"}, refusal).refused == "ValueError"
+    assert read({"refused": None}, refusal).refused is None
+    with pytest.raises(Malformed):
+        read({"refused": ["ValueError"]}, refusal)
 
 
 def test_a_malformed_report_on_any_rank_fails_the_test_and_names_that_rank():
     got = {"observed@0": encoded(honest()), "observed@1": torch.zeros(4, dtype=torch.uint8)}
-    message = ranks.read_reports(got, {"world_size": 2}, phases=PHASES, given=GIVEN)
+    message = read_reports(got, 2, EXPECTED)
     assert message.startswith("rank 1 of 2:") and "malformed" in message
 
 
 def forward(seen, elements=12):
-    return ranks.collectives_message("the forward pass", DECLARED["phases"]["forward"], seen, {"out": elements},
-                                     DECLARED["only"])
+    seen = [Collective(operator, calls, moved, size) for operator, calls, moved, size in seen]
+    return collectives_message("the forward pass", FORWARD, seen, {"out": elements}, "one all-reduce is enough")
 
 
 def test_one_all_reduce_of_the_declared_elements_keeps_the_rule_whatever_api_issued_it():
-    assert forward([("c10d::allreduce_.default", 1, 12, 48)]) is None
-    assert forward([("_c10d_functional::all_reduce.default", 1, 12, 48),
-                    ("_c10d_functional::wait_tensor.default", 1, 12, 48)]) is None
+    assert forward([("c10d::allreduce_", 1, 12, 48)]) is None
+    assert forward([("_c10d_functional::all_reduce", 1, 12, 48), ("_c10d_functional::wait_tensor", 1, 12, 48)]) is None
 
 
 def test_a_collective_of_another_family_is_named_and_refused():
-    message = forward([("c10d::allgather_.default", 1, 24, 96), ("c10d::allreduce_.default", 1, 12, 48)])
+    message = forward([("c10d::allgather_", 1, 24, 96), ("c10d::allreduce_", 1, 12, 48)])
     assert "issued c10d::allgather_" in message and "all-reduce is the only collective" in message
 
 
 def test_an_operator_name_torch_does_not_register_is_never_echoed():
-    message = forward([("secret-hidden-input-1.25.default", 1, 12, 48)])
+    message = forward([("secret-hidden-input-1.25", 1, 12, 48)])
     assert "secret" not in message and "collectives this torch does not register" in message
 
 
 def test_the_wrong_number_of_calls_is_counted_on_a_sample_test_and_not_on_a_hidden_one():
-    seen = [("c10d::allreduce_.default", 2, 24, 96)]
+    seen = [("c10d::allreduce_", 2, 24, 96)]
     assert "issued 2 all-reduces; exactly one is expected: summed once" in forward(seen)
     with compare.values_hidden():
         message = forward(seen)
@@ -114,20 +129,34 @@ def test_the_wrong_number_of_calls_is_counted_on_a_sample_test_and_not_on_a_hidd
 
 
 def test_an_all_reduce_of_other_elements_is_refused():
-    message = forward([("c10d::allreduce_.default", 1, 1, 4)])
+    message = forward([("c10d::allreduce_", 1, 1, 4)])
     assert "all-reduce summed 1 element;" in message and "the partial outputs, 12 elements" in message
 
 
 def test_a_phase_that_needs_none_refuses_any_and_any_allows_many():
-    none = DECLARED["phases"]["backward_without_grad"]
-    message = ranks.collectives_message("the backward pass", none, [("c10d::allreduce_.default", 1, 3, 12)], {}, "")
+    none = {"all_reduce": 0, "why": "when x does not require grad"}
+    message = collectives_message("the backward pass", none, [Collective("c10d::allreduce_", 1, 3, 12)], {}, "")
     assert message == "the backward pass issued 1 all-reduce; none is needed when x does not require grad"
-    assert ranks.collectives_message("load_full", DECLARED["phases"]["setup"],
-                                     [("c10d::allreduce_.default", 5, 3, 12)], {}, "") is None
+    assert collectives_message("load_full", {"all_reduce": "any"}, [Collective("c10d::allreduce_", 5, 3, 12)], {},
+                               "") is None
 
 
-def holdings(report, world=2):
-    return ranks.holdings_message(read(report), DECLARED, {"d": 4}, INPUTS, world)
+def test_a_size_rule_in_bytes_or_at_most_words_its_limit_and_hides_the_figure_on_a_hidden_test():
+    rule = {"all_reduce": "any", "bytes": "grads", "fewer": "moved {moved} of {limit}", "more": "over: {moved}"}
+    seen = [Collective("c10d::allreduce_", 3, 10, 40)]
+    assert collectives_message("the window", rule, seen, {"grads": 40}, "") is None
+    assert collectives_message("the window", rule, seen, {"grads": 48}, "") == "moved 40 of 48"
+    with compare.values_hidden():
+        assert collectives_message("the window", rule, seen, {"grads": 32}, "") == "over: another number of"
+    at_most = {"broadcast": "any", "elements": "most", "at_most": True, "more": "more than {limit}"}
+    broadcasts = [Collective("c10d::broadcast_", 2, 10, 40)]
+    assert collectives_message("the step", at_most, broadcasts, {"most": 12}, "") is None
+    broadcasts = [Collective("c10d::broadcast_", 2, 13, 52)]
+    assert collectives_message("the step", at_most, broadcasts, {"most": 12}, "") == "more than 12"
+
+
+def holdings(report, limit=80):
+    return holdings_message(read(report), HOLDINGS, {"d": 4, "size": 2}, limit, FULL, "load_full")
 
 
 def test_a_share_within_the_limit_keeps_the_bytes_rule():
@@ -137,6 +166,7 @@ def test_a_share_within_the_limit_keeps_the_bytes_rule():
 def test_more_bytes_than_the_share_fails_with_the_limit_computed_here():
     message = holdings(honest(held={"bytes": 81, "given": [], "largest": []}))
     assert "the module holds 81 bytes" in message and "the limit is 80 bytes, its 1/2 share of fc1 (d=4)" in message
+    assert message.endswith(". Copy the shard.")
     with compare.values_hidden():
         assert "81" not in holdings(honest(held={"bytes": 81, "given": [], "largest": [["w1 81", 81, None]]}))
 
@@ -153,35 +183,227 @@ def test_a_given_tensor_held_within_the_share_is_still_an_alias_of_the_callers()
 
 
 def test_a_module_without_parameters_cannot_be_trained():
-    assert "no parameters" in ranks.parameters_message(read(honest(parameters=0)))
-    assert ranks.parameters_message(read(honest())) is None
+    assert "no parameters" in parameters_message(read(honest(parameters=0)))
+    assert parameters_message(read(honest())) is None
 
 
-def test_a_forged_report_cannot_pass_wrong_values():
-    """However clean the report, the values are judged against the truth computed here."""
-    truth = {"out0": torch.ones(3, 4, dtype=torch.float64), "x.grad0": torch.ones(3, 4, dtype=torch.float64),
-             "out_after_step": torch.ones(3, 4, dtype=torch.float64)}
-    params = {"world_size": 1, "leading": [[3]], "x_requires_grad": False}
-    declared = {**DECLARED, "relative_tolerance": 1e-5, "step": "after the step", "after_step": "why"}
-    inputs = {"g0.x0": torch.zeros(3, 4), "g0.x_after_step": torch.zeros(3, 4)}
-    report = read(honest(phases={"forward0": [["c10d::allreduce_.default", 1, 12, 48]], "backward0": [],
-                                 "forward_after_step": [["c10d::allreduce_.default", 1, 12, 48]]}),
-                  phases={"forward0", "backward0", "forward_after_step"})
-    got = {"x.after0@0": torch.zeros(3, 4), "out0@0": torch.full((3, 4), 2.0), "out_after_step@0": torch.ones(3, 4)}
-    message = ranks.check_steps(params, inputs, got, {0: report}, [0], "g0.", truth, declared, lambda *a: "")
-    assert message.startswith("rank 0 of 1, x of shape (3, 4) not requiring grad: the output")
-    got["out0@0"] = torch.ones(3, 4, dtype=torch.float64)
-    assert "dtype float64, expected float32" in ranks.check_steps(params, inputs, got, {0: report}, [0], "g0.", truth,
-                                                                  declared, lambda *a: "")
-    got["out0@0"] = torch.ones(3, 4)
-    assert ranks.check_steps(params, inputs, got, {0: report}, [0], "g0.", truth, declared, lambda *a: "") is None
+def test_the_module_scenarios_truth_accumulates_gradients_over_the_calls_before_the_step():
+    params = {"world_size": 2, "leading": [[2], [2]], "groups": [[0], [1]]}
+    ones = torch.ones(2, 1)
+    inputs = {f"g{g}.{name}": ones for g in (0, 1) for name in ("x0", "grad0", "x1", "grad1", "x_after_step")}
+    weight = torch.tensor(3.0, dtype=torch.float64)
+    truth = kit.module_truth(params, inputs, lambda w, x: x * w["w"], {"w": weight}, 0.5)
+    assert torch.equal(truth["x.grad1@1"], torch.full((2, 1), 3.0, dtype=torch.float64))
+    # dL/dw = 2 per call, two calls: w = 3 - 0.5 * 4, in each group alike, and the caller's weight untouched.
+    assert torch.equal(truth["out_after_step@0"], truth["out_after_step@1"]) and weight.item() == 3.0
+    assert torch.equal(truth["out_after_step@0"], torch.ones(2, 1, dtype=torch.float64))
 
 
-def test_the_truth_of_the_steps_accumulates_gradients_over_the_calls_before_the_step():
-    params = {"world_size": 1, "leading": [[2], [2]]}
-    inputs = {"g.x0": torch.ones(2, 1), "g.grad0": torch.ones(2, 1), "g.x1": torch.ones(2, 1),
-              "g.grad1": torch.ones(2, 1), "g.x_after_step": torch.ones(2, 1)}
-    truth = ranks.steps_truth(params, inputs, "g.", lambda w, x: x * w["w"], {"w": torch.tensor(3.0)}, 0.5)
-    assert torch.equal(truth["x.grad1"], torch.full((2, 1), 3.0, dtype=torch.float64))
-    # dL/dw = 2 per call, two calls: w = 3 - 0.5 * 4.
-    assert torch.equal(truth["out_after_step"], torch.ones(2, 1, dtype=torch.float64))
+# A small ranks package: two ranks each report the sum of x's rows, after one all-reduce of 3 elements.
+SPEC = '''
+import torch
+from runner import kit
+
+def inputs(params, generator):
+    return {"x": torch.tensor([[1.0, 2.0, 3.0], [4.0, -5.0, 6.0]])}
+
+def truth(params, inputs):
+    return {"out": inputs["x"].double().sum(0)}
+
+def steps(params):
+    return [kit.RanksStep("the call", {"out": "the sum"}, {"call": "call"}, {"n": 3})]
+
+def doubled(params, inputs):
+    return {"out": 2 * inputs["x"].double().sum(0)}
+
+def own_row(params, inputs):
+    return kit.by_rank(params, lambda index, group, position: {"out": inputs["x"][group[position]].double()})
+'''
+RULES = '''
+relative_tolerance = 1e-6
+[ranks.phases.call]
+says = "the call"
+all_reduce = 1
+elements = "n"
+sums = "the rows"
+why = "one sum of the rows"
+'''
+MISTAKES = '''
+[[mistakes]]
+spec = "doubled"
+says = "it is the sum counted {size} times"
+
+[[mistakes]]
+spec = "own_row"
+says = "it is rank {rank}'s own row"
+'''
+PARAMS = {"world_size": 2}
+VERSIONS = itertools.count()
+
+
+def package(tmp_path, rules=RULES, spec=SPEC, mistakes=MISTAKES):
+    (tmp_path / "spec.py").write_text(textwrap.dedent(spec))
+    (tmp_path / "reference.py").write_text("")
+    declared = tomllib.loads(f"world_size = 2\n{mistakes}\n[ranks]\n{rules}")
+    return SimpleNamespace(slug="sums", path=tmp_path, version=f"{next(VERSIONS):012d}", kind="ranks", interface={},
+                           tolerance={}, mistakes=declared.get("mistakes", []), declared=declared)
+
+
+def outputs(out=None, calls=1, elements=3, **report):
+    out = torch.tensor([5.0, -3.0, 9.0]) if out is None else out
+    observed = encoded({"phases": {"call": [["c10d::allreduce_.default", calls, elements, 4 * elements]]}, **report})
+    return {**{f"out@{rank}": out.clone() for rank in (0, 1)}, **{f"observed@{rank}": observed for rank in (0, 1)}}
+
+
+def judge(checker, got, params=PARAMS):
+    inputs = checker.inputs(params, torch.Generator())
+    return checker.check(params, inputs, got, outputs())
+
+
+def test_a_ranks_package_missing_a_required_hook_or_with_one_of_another_shape_is_refused_at_load(tmp_path):
+    with pytest.raises(KitError, match=r"spec.py must define steps\(params\)"):
+        RanksChecker(package(tmp_path, spec=SPEC.replace("def steps(", "def stages(")))
+    with pytest.raises(KitError, match=r"truth takes 1 positional parameters; the kit calls truth\(params, inputs\)"):
+        RanksChecker(package(tmp_path, spec=SPEC.replace("def truth(params, inputs)", "def truth(params)")))
+    with pytest.raises(KitError, match=r"the kit calls diagnose\(name, rank, params, inputs, got, truth\)"):
+        diagnose = "\ndef diagnose(name, params, inputs, got, truth):\n    return ''\n"
+        RanksChecker(package(tmp_path, spec=SPEC + diagnose))
+
+
+def test_a_ranks_package_whose_rules_need_a_hook_or_whose_mistake_is_a_solution_is_refused_at_load(tmp_path):
+    with pytest.raises(KitError, match=r"must define sent_bounds\(params, counted\)"):
+        RanksChecker(package(tmp_path, rules=RULES + "[ranks.sent]\nevery_over = 'x'\n"))
+    (tmp_path / "wrong.py").write_text("")
+    with pytest.raises(KitError, match="each name a spec.py function"):
+        RanksChecker(package(tmp_path, mistakes="[[mistakes]]\nsolution = 'wrong.py'\nsays = 'x'\n"))
+
+
+def test_the_right_values_under_the_rules_pass(tmp_path):
+    assert judge(RanksChecker(package(tmp_path)), outputs()) is None
+
+
+def test_a_clean_report_cannot_pass_wrong_values(tmp_path):
+    message = judge(RanksChecker(package(tmp_path)), outputs(torch.tensor([5.0, -3.0, 9.5])))
+    assert message.startswith("rank 0 of 2, the call: the sum: 1 of 3 values differ")
+
+
+def test_a_wrong_value_names_the_classic_mistake_it_reproduces_by_rank_or_for_every_rank(tmp_path):
+    checker = RanksChecker(package(tmp_path))
+    assert judge(checker, outputs(torch.tensor([10.0, -6.0, 18.0]))).endswith(" — it is the sum counted 2 times")
+    got = outputs()
+    got["out@1"] = torch.tensor([4.0, -5.0, 6.0])
+    message = judge(checker, got)
+    assert message.startswith("rank 1 of 2, the call: the sum:") and message.endswith(" — it is rank 1's own row")
+
+
+def test_a_broken_phase_rule_explains_a_wrong_value_before_any_mistake(tmp_path):
+    message = judge(RanksChecker(package(tmp_path)), outputs(torch.tensor([10.0, -6.0, 18.0]), calls=2))
+    assert message.endswith(" — the call issued 2 all-reduces; exactly one is expected: one sum of the rows")
+
+
+def test_with_the_right_values_each_phase_is_judged_by_its_rule(tmp_path):
+    message = judge(RanksChecker(package(tmp_path)), outputs(elements=6))
+    assert message == ("rank 0 of 2, the call: the call's all-reduce summed 6 elements; it must sum the rows, 3 "
+                       "elements: an all-reduce of anything else leaves them to be moved some other way")
+
+
+def test_a_malformed_report_fails_before_any_value_is_judged(tmp_path):
+    got = outputs(torch.tensor([0.0, 0.0, 0.0]))
+    got["observed@1"] = encoded({"phases": {}})
+    assert judge(RanksChecker(package(tmp_path)), got).startswith("rank 1 of 2: the judge's record")
+
+
+def test_a_replicated_output_must_be_the_same_on_every_rank_before_its_value_is_judged(tmp_path):
+    got = outputs(torch.tensor([0.0, 0.0, 0.0]))
+    got["out@1"] = torch.tensor([5.0, -3.0, 9.0])
+    assert judge(RanksChecker(package(tmp_path)), got).startswith("rank 0 of 2, the call: the sum: 3 of 3 values")
+    checker = RanksChecker(package(tmp_path, rules="replicated = \"{output} is not rank {first}'s\"\n" + RULES))
+    assert judge(checker, got) == "rank 1 of 2, the call: the sum is not rank 0's"
+
+
+def test_an_output_named_for_one_rank_is_judged_on_that_rank_alone(tmp_path):
+    spec = SPEC.replace('{"out": "the sum"}', '{"out@1": "rank 1\'s sum"}')
+    got = outputs()
+    got["out@0"] = torch.zeros(3)
+    assert judge(RanksChecker(package(tmp_path, spec=spec)), got) is None
+
+
+def test_an_exact_output_must_equal_its_truth_to_the_last_bit(tmp_path):
+    spec = SPEC.replace('{"n": 3})', '{"n": 3}, frozenset({"out"}))')
+    checker = RanksChecker(package(tmp_path, spec=spec))
+    assert judge(checker, outputs()) is None
+    message = judge(checker, outputs(torch.tensor([5.0, -3.0, 9.000001])))
+    assert message.startswith("rank 0 of 2, the call: the sum: 1 of 3 entries differ, the first at (2)")
+
+
+def test_the_problems_own_check_comes_last_and_reads_the_validated_reports(tmp_path):
+    spec = SPEC + ("\ndef check(params, inputs, got, truth, reports):\n"
+                   "    return f\"{reports[1].calls('all_reduce')} call\"\n")
+    checker = RanksChecker(package(tmp_path, spec=spec))
+    assert judge(checker, outputs()) == "1 call"
+    assert judge(checker, outputs(torch.zeros(3))).startswith("rank 0 of 2, the call: the sum:")
+
+
+def test_a_refusal_is_judged_alone_where_the_group_does_not_divide_the_param(tmp_path):
+    rules = RULES + ('[ranks.refusal]\ndivides = "n"\nraises = "ValueError"\n'
+                     'says = "{n} rows on {size} ranks leave {remainder}"\n')
+    checker = RanksChecker(package(tmp_path, rules=rules))
+    refused, accepted = encoded({"refused": "ValueError"}), encoded({"refused": None})
+    params = {"world_size": 2, "n": 3}
+    assert judge(checker, {"observed@0": refused, "observed@1": refused}, params) is None
+    assert judge(checker, {"observed@0": refused, "observed@1": accepted}, params) == \
+        "rank 1 of 2, constructing: 3 rows on 2 ranks leave 1"
+
+
+def test_a_timeout_on_any_rank_is_judged_first_in_the_problems_words(tmp_path):
+    rules = RULES + '[ranks.timeout]\nsays = "unmatched"\nall_sending = "all sending"\n'
+    checker = RanksChecker(package(tmp_path, rules=rules.replace("all_reduce = 1", "send = \"any\"\nrecv = \"any\"")
+                                   .replace('elements = "n"\n', "")))
+    sending = encoded({"phases": {"call": [["c10d::send.default", 2, 3, 12], ["c10d::recv_.default", 1, 3, 12]]},
+                       "timed_out": True})
+    waiting = encoded({"phases": {"call": [["c10d::recv_.default", 1, 3, 12]]}, "timed_out": False})
+    got = {"out@0": torch.zeros(3), "out@1": torch.zeros(3)}
+    assert judge(checker, {**got, "observed@0": sending, "observed@1": sending}) == "all sending"
+    assert judge(checker, {**got, "observed@0": sending, "observed@1": waiting}) == "unmatched"
+
+
+SENT = '''
+[ranks.sent]
+every_over = "every rank{verb} more than {most} bytes"
+one_over = "rank {rank}{verb} more than {most} bytes"
+under = "rank {rank}{verb} fewer than {fewest} bytes"
+'''
+BOUNDS = "\ndef sent_bounds(params, counted):\n    return (8, 12) if counted == 'process' else None\n"
+
+
+def test_the_sent_rule_bounds_the_bytes_each_process_wrote_and_never_shows_them(tmp_path):
+    checker = RanksChecker(package(tmp_path, rules=RULES + SENT, spec=SPEC + BOUNDS))
+    assert checker.judges_sent_bytes and judge(checker, outputs()) is None
+    assert checker.check_sent(PARAMS, {0: 10, 1: 12}) is None
+    with compare.values_hidden():
+        assert checker.check_sent(PARAMS, {0: 13, 1: 999}) == \
+            "every rank's process wrote, counting every thread, more than 12 bytes"
+        assert checker.check_sent(PARAMS, {0: 10, 1: 999}).startswith("rank 1's process wrote")
+        assert checker.check_sent(PARAMS, {0: 7, 1: 10}) == \
+            "rank 0's process wrote, counting every thread, fewer than 8 bytes"
+
+
+def test_the_holdings_rule_takes_its_limit_from_the_spec_where_it_names_no_tensors(tmp_path):
+    rules = RULES + ('[ranks.holdings]\nholder = "the optimizer"\nafter = "its steps"\n'
+                     'share = "a 1/{size} share"\nlesson = "Shard it."\n')
+    spec = SPEC + "\ndef holdings(params, inputs, size):\n    return 64 // size\n"
+    checker = RanksChecker(package(tmp_path, rules=rules, spec=spec))
+    kept = {"held": {"bytes": 32, "given": [], "largest": []}, "alive": []}
+    assert judge(checker, outputs(**kept)) is None
+    kept["held"]["bytes"] = 33
+    assert judge(checker, outputs(**kept)) == ("rank 0 of 2, after its steps: the optimizer holds 33 bytes of tensor "
+                                               "storage; the limit is 32 bytes, a 1/2 share. Shard it.")
+
+
+def test_the_module_scenario_names_each_calls_outputs_and_phases_by_the_rules_it_declares():
+    steps = kit.module_steps({"world_size": 2, "leading": [[3, 5]], "x_requires_grad": False}, 4, 0.1)
+    assert [step.where for step in steps] == ["set-up", "x of shape (3, 5, 4) not requiring grad",
+                                              "after one SGD step (lr=0.1)"]
+    assert steps[1].phases == {"forward0": "forward", "backward0": "backward_without_grad"}
+    assert list(steps[1].outputs) == ["x.after0", "out0"] and steps[1].exact == {"x.after0"}
+    assert steps[1].counts == {"x": 60, "out": 60}

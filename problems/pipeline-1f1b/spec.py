@@ -2,10 +2,8 @@
 import torch
 
 from runner import kit
-from runner.kit import ranks
 
-
-SAYS, REFERENCE = ranks.declared(__file__), kit.load_sibling(__file__, "reference.py")
+SAYS, REFERENCE = kit.declared(__file__)["ranks"]["says"], kit.load_sibling(__file__, "reference.py")
 
 
 def inputs(params, generator):  # weights of gain 1, so that tanh's gradients neither vanish nor saturate
@@ -16,17 +14,41 @@ def inputs(params, generator):  # weights of gain 1, so that tanh's gradients ne
                    (width ** 0.5 if name[0] == "w" else 1)).float() for name, shape in shapes.items()}
 
 
-def check(params, inputs, got, expected):
-    wrong = (f"one_f_one_b({p}, {m}): {message}" for j, (p, m) in enumerate(params.get("schedules", []))
-             if (message := schedule_message(got.get(f"schedule{j}@0"), p, m, kit.reveals_values())))
-    return next(wrong, None) or (gradients_message(params, inputs, got) if "width" in params else None)
+def gradients(params, inputs, last=False, undivided=False):  # of the mean loss (or its last micro-batch's share)
+    if "width" not in params:  # a test of the schedules alone
+        return {}
+    p, m, shares = params["world_size"], params["micro_batches"], []
+    weights = [inputs[f"{part}{rank}"].double().requires_grad_() for rank in range(p) for part in "wb"]
+    for x, target in zip(inputs["x"].double().chunk(m), inputs["target"].double().chunk(m)):
+        for rank in range(p):
+            x = torch.tanh(x @ weights[2 * rank].T + weights[2 * rank + 1])
+        shares.append(torch.autograd.grad((x - target).pow(2).mean() / m, weights))
+    picked = [(m if undivided else 1) * sum(parts) for parts in zip(*(shares[-1:] if last else shares))]
+    return {f"{name}.grad@{rank}": picked[2 * rank + j] for rank in range(p) for j, name in enumerate(("weight", "bias"))}
+
+
+truth = gradients
+
+
+def steps(params):  # from the last stage back: the first wrong gradient shows where the backward broke
+    stages = reversed(range(params["world_size"])) if "width" in params else ()
+    return [kit.RanksStep("", {f"{n}.grad@{s}": f"stage {s}'s {n}.grad" for s in stages for n in ("weight", "bias")})]
+
+
+def diagnose(name, rank, params, inputs, got, truth):  # after the mistakes: a gradient missing, zero, or else
+    value, later = got.get(f"{name}@{rank}"), "upstream" if rank < params["world_size"] - 1 else "last_stage"
+    return SAYS["no_grad" if value is None else "no_gradient" if not value.any() else later].format(next=rank + 1)
+
+
+def check(params, inputs, got, truth, reports):
+    return next((f"one_f_one_b({p}, {m}): {message}" for j, (p, m) in enumerate(params.get("schedules", []))
+                 if (message := schedule_message(got.get(f"schedule{j}@0"), p, m, kit.reveals_values()))), None)
 
 
 def schedule_message(table, p, m, show):  # show: name the offending step (sample tests only)
     if table is None or table.dtype != torch.int64 or table.dim() != 3 or table.shape[::2] != (p, 2):
         return f"the result is not one list of steps for each of the {p} stages"
     rows = [[({0: "F", 1: "B"}.get(k, "?"), i) for k, i in row if [k, i] != [-1, -1]] for row in table.tolist()]
-    ref = REFERENCE.one_f_one_b(p, m)
     at = lambda s, k: f"stage {s}'s step {k}, %s(%s)," % rows[s][k] if show else "a step"  # noqa: E731
     for s, row in enumerate(rows):
         if len(row) != 2 * m:
@@ -48,27 +70,8 @@ def schedule_message(table, p, m, show):  # show: name the offending step (sampl
         done.update((s, *rows[s][position[s]]) for s in ready)
         position, ticks = [position[s] + (s in ready) for s in range(p)], ticks + 1
     if ticks != 2 * (m + p - 1):
+        ref = REFERENCE.one_f_one_b(p, m)
         s, k = next((s, k) for s in range(p) for k in range(2 * m) if rows[s][k] != ref[s][k])
         departs = f" (here {ticks - 2 * m}/{ticks}; {at(s, k)} where 1F1B takes {'%s(%s)' % ref[s][k]})"
         return (f"the stages sit idle longer than 1F1B's bubble, (p-1)/(m+p-1) = {p - 1}/{m + p - 1} of "
                 f"{2 * (m + p - 1)} ticks{departs if show else ''}: {SAYS['bubble']}")
-
-
-def gradients_message(params, inputs, got):  # from the last stage back: the first wrong one shows where it broke
-    p, m, relative = params["world_size"], params["micro_batches"], SAYS["relative_tolerance"]
-    weights = [inputs[f"{part}{rank}"].double().requires_grad_() for rank in range(p) for part in "wb"]
-    per = []  # each micro-batch's share of the mean loss's gradients
-    for x, target in zip(inputs["x"].double().chunk(m), inputs["target"].double().chunk(m)):
-        for rank in range(p):
-            x = torch.tanh(x @ weights[2 * rank].T + weights[2 * rank + 1])
-        per.append(torch.autograd.grad((x - target).pow(2).mean() / m, weights))
-    for rank in reversed(range(p)):
-        for j, name in enumerate(("weight", "bias")):
-            value, truth, last = got.get(f"{name}.grad@{rank}"), sum(g[2*rank + j] for g in per), per[-1][2*rank + j]
-            message = ranks.close(f"rank {rank}: stage {rank}'s {name}.grad", value, truth, relative, torch.float32)
-            if message:
-                known = dict(undivided=m * truth, last_only=last, last_only_undivided=m * last, no_gradient=0 * truth)
-                said = "no_grad" if value is None else next((key for key, wrong in known.items() if ranks.matches(
-                    value, wrong, relative)), "upstream" if rank < p - 1 else "last_stage")
-                return f"{message} — {SAYS[said].format(m=m, next=rank + 1)}"
-    return None
