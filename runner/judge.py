@@ -24,7 +24,7 @@ from . import seeds
 from .client import Harness
 from .judging.lane import LaneRun
 from .judging.merge import AFTER_AN_ENDED_RUN, Event, Merge
-from .judging.plan import cached_costs, most_lanes, plan
+from .judging.plan import LANE_MIN_S, cached_costs, most_lanes, plan
 from .judging.reference import ReferenceSide, SharedReference
 from .judging.sandboxes import Sandboxes
 from .problems import Problem, ProblemError, load_problem
@@ -71,6 +71,8 @@ class JudgeOptions:
     # the core one process leaves idle (runner/judging/plan.py). A caller passes 2 when it has processes to
     # spare (a warm pool's, started ahead): a lane that has to start its process costs more than it saves.
     lanes: int = 1
+    # The least work, in seconds of the reference's calls, that makes a second lane worth its process.
+    min_lane_s: float = LANE_MIN_S
 
 
 # The trusted side's own tensor work (inputs, float64 truths, comparisons) is small beside what it judges, and
@@ -117,7 +119,8 @@ def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | N
     most = most_lanes(options.lanes, device=device, distributed=distributed,
                       stops_at_first_failure=options.stop_at_first_failure,
                       shared_reference=options.shared_reference is not None)
-    lanes = plan(tests, cached_costs(tests, reference.cached_answers(), problem.limits), most=most)
+    lanes = plan(tests, cached_costs(tests, reference.cached_answers(), problem.limits), most=most,
+                 min_lane_s=options.min_lane_s)
     runs = [LaneRun(lane, problem, device, hidden_seed, sandboxes, reference, merge,
                     stop_at_first_failure=options.stop_at_first_failure) for lane in lanes]
     try:

@@ -16,17 +16,20 @@ from ..testcase import CaseResult, forbidden_message, judge_case
 from ..verdict import (FORBIDDEN, INTERNAL_ERROR, MEMORY_LIMIT_EXCEEDED, PASSED, RUNTIME_ERROR,
                        TIME_LIMIT_EXCEEDED, TestResult)
 from .helper import TrustedHelper
-from .merge import AFTER_AN_ENDED_RUN, AFTER_THE_FIRST_FAILURE, Merge
+from .merge import AFTER_A_LIMIT, AFTER_AN_ENDED_RUN, AFTER_THE_FIRST_FAILURE, Merge
 from .plan import Lane
 from .reference import ReferenceSide
 from .sandboxes import Sandboxes
+
+LIMITS = (TIME_LIMIT_EXCEEDED, MEMORY_LIMIT_EXCEEDED)
 
 
 class LaneRun:
     """One user process over a lane's tests, and the judgement each of them is judged in (testcase.Judgement).
 
     Its tests are judged in order until they are done or the merge's stop comes before the next; a failure
-    that ends the process (or its load, or the judge itself) is settled as the stop. A lane on a test after a
+    that ends the process (or its load, or the judge itself), and a time or memory limit exceeded, is settled
+    as the stop. A lane on a test after a
     stop that another lane settled has its process killed, whatever it is doing. Its wall clock is its own,
     and starts once its process is up."""
 
@@ -102,6 +105,10 @@ class LaneRun:
                                               limits=self.problem.limits))
             if case.time is not None and case.time.reference_ms:
                 self.reference.note_timed(test, case.time.reference_ms)
+            if case.result.status in LIMITS:
+                # What a process holds and how fast it runs depend on what it ran before: after a limit, a later
+                # test's figures would differ between one process and two lanes' fresh ones, so none is judged.
+                return self._settle(case, skip_rest=AFTER_A_LIMIT)
             if self.stop_at_first_failure and case.result.status != PASSED:
                 return self._settle(case, skip_rest=AFTER_THE_FIRST_FAILURE)
             self._settle(case)

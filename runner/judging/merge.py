@@ -13,6 +13,7 @@ from ..verdict import SKIPPED, MemoryFigures, TestResult, TimeFigures, Verdict, 
 Event = Callable[[dict[str, Any]], None]
 # What a test after the stop says, by what stopped the judgement.
 AFTER_AN_ENDED_RUN = "skipped after a failure that ended the run"
+AFTER_A_LIMIT = "skipped after a limit was exceeded"
 AFTER_THE_FIRST_FAILURE = "skipped: this judge stops at the first failure"
 
 
@@ -20,7 +21,7 @@ class Merge:
     """One judgement's tests, settled by its lanes in any order, and what a caller sees of them.
 
     All lanes share one stop: the earliest test, in the problem's order, whose failure ends the judgement (its
-    process ended, or the judge stops at the first failure). Every later test is skipped, whichever lane judged
+    process ended, it went over a time or memory limit, or the judge stops at the first failure). Every later test is skipped, whichever lane judged
     it and whenever, and the lanes still judging such a test are told to stop (on_stop). Events reach the
     caller on the thread that made the merge (a worker writes them to its database from there), in the
     problem's order, each once every earlier test is settled: no event is sent for a test that the stop later

@@ -73,12 +73,13 @@ def timed_calls(limits: Limits, call_s: float) -> int:
     return 2 * (1 + rounds * limits.timed_iterations)
 
 
-def plan(tests: Sequence[TestSpec], costs: Sequence[float] | None, *, most: int = 2) -> list[Lane]:
+def plan(tests: Sequence[TestSpec], costs: Sequence[float] | None, *, most: int = 2,
+         min_lane_s: float = LANE_MIN_S) -> list[Lane]:
     """The tests in lanes: all in one, or in two where most allows it and the costs (cached_costs) are known.
 
     The second lane is a suffix of the hidden tests; the first holds every test before it, the sample tests
     among them and no timed test, so it needs no reference process. The split chosen is the one whose longer
-    lane is shortest, and only where each lane has LANE_MIN_S of work."""
+    lane is shortest, and only where each lane has min_lane_s of work."""
     whole = [Lane(0, tuple(tests))]
     if most < 2 or costs is None:
         return whole
@@ -88,7 +89,7 @@ def plan(tests: Sequence[TestSpec], costs: Sequence[float] | None, *, most: int 
         if any(test.timed for test in tests[:split]):
             break
         first, second = sum(costs[:split]), sum(costs[split:])
-        if min(first, second) >= LANE_MIN_S and (best is None or max(first, second) < best[0]):
+        if min(first, second) >= min_lane_s and (best is None or max(first, second) < best[0]):
             best = (max(first, second), split)
     if best is None:
         return whole
