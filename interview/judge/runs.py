@@ -141,10 +141,12 @@ def _retry_or_fail(submission: Submission, guard: QuerySet, *, attempts: int, re
 
     An error ends the judgement of the last attempt without a verdict, keeping the tests it finished."""
     if attempts >= settings.JUDGE_MAX_ATTEMPTS:
-        failed = guard.update(status=Status.ERROR, lease_expires_at=None,
-                              message=f"The judge failed {attempts} times; the last time: {reason}", **fields)
+        failure = f"The judge failed {attempts} times; the last time: {reason}"
+        failed = guard.update(status=Status.ERROR, lease_expires_at=None, message=failure, **fields)
         if failed:
-            Judgement.objects.filter(submission=submission, finished_at__isnull=True).update(finished_at=timezone.now())
+            # The judgement keeps its own reason: a re-judge clears the submission's message, not its history.
+            Judgement.objects.filter(submission=submission, finished_at__isnull=True).update(
+                finished_at=timezone.now(), failure=failure)
             logger.error("Submission %s could not be judged after %d attempts: %s", submission.pk, attempts, reason)
         return bool(failed)
     if submission_requeue(submission=submission, guard=guard, countdown=countdown, message=reason, **fields):

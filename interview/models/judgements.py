@@ -66,6 +66,7 @@ class Judgement(models.Model):
     stderr = models.TextField(blank=True)
     started_at = models.DateTimeField(help_text="When a worker took the submission to judge it.")
     finished_at = models.DateTimeField(null=True, blank=True, help_text="When it ended; none while the judge runs.")
+    failure = models.TextField(blank=True, help_text="Why it ended without a verdict: the judge failed every attempt.")
 
     class Meta:
         ordering = ("-started_at", "-id")

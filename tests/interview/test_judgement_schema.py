@@ -9,8 +9,9 @@ from django.db import models
 from interview.judge.engine import Outcome, TestOutcome, judge_version
 from interview.models import Judgement, JudgementTest
 
-# What a row has that the judge does not say: the row it belongs to, and when the worker began and ended it.
-JUDGEMENT_OWN = {"id", "submission", "started_at", "finished_at"}
+# What a row has that the judge does not say: the row it belongs to, when the worker began and ended it, and why
+# it ended without a verdict when the judge itself failed every attempt.
+JUDGEMENT_OWN = {"id", "submission", "started_at", "finished_at", "failure"}
 TEST_OWN = {"id", "judgement"}
 
 

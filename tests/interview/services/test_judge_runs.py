@@ -159,6 +159,8 @@ def test_after_the_last_attempt_a_submission_is_an_error_saying_why(queued, sett
     assert list(queued.judgements.all()) == [claim.judgement]
     assert (queued.judgement.verdict, queued.judgement.finished_at is not None) == ("", True)
     assert [test.name for test in queued.judgement.tests.all()] == ["small"]
+    # Its reason stays with it, so a re-judge that clears the submission's message keeps the history's.
+    assert queued.judgement.failure == queued.message
 
 
 def test_the_sweep_queues_again_a_running_submission_whose_lease_expired(
