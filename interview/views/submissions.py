@@ -8,13 +8,13 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from interview.figures import milliseconds, size
 from interview.models import Judgement, Problem, Submission
 from interview.rendering import highlight_python
 from interview.selectors.results import diagnoses, judged_tests, memory_limit_bytes, summary
 from interview.selectors.submissions import (previous_submission, queue_position, source_diff, user_submissions,
                                              visible_submission)
 from interview.selectors.workers import consuming
-from interview.templatetags.judge_tags import milliseconds, size
 
 HISTORY_PAGE_SIZE = 25
 
