@@ -12,6 +12,7 @@ from interview.figures import milliseconds, size
 from interview.models import Judgement, Problem, Submission
 from interview.rendering import highlight_python
 from interview.selectors.results import diagnoses, judged_tests, memory_limit_bytes, summary
+from interview.selectors.standing import standing
 from interview.selectors.submissions import (previous_submission, queue_position, source_diff, user_submissions,
                                              visible_submission)
 from interview.selectors.workers import consuming
@@ -83,6 +84,7 @@ def result_context(submission: Submission) -> dict:
         "time_bars": _bars([(r.name, r.time_ms) for r in results], milliseconds),
         "memory_bars": _bars([(r.name, r.peak_bytes) for r in results], size),
         "reference_bars": _reference_bars(judgement) if judgement else [],
+        "standing": standing(submission),
     }
 
 
