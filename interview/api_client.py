@@ -13,6 +13,7 @@ import json
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 
 JUDGED_STATUSES = ("finished", "error")
 
@@ -25,20 +26,49 @@ class ApiError(Exception):
         self.status, self.body = status, body
 
 
+@dataclass(frozen=True)
+class Response:
+    status: int
+    body: dict  # a body that is not a JSON object reads as {"error": its first words}, and is_json is False
+    headers: dict[str, str]
+    is_json: bool = True
+
+
+def _response(status: int, raw: bytes, headers) -> Response:
+    headers = {name.lower(): value for name, value in headers.items()}
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        return Response(status, body, headers)
+    # A proxy's error page, or a URL that is not this API: what it said, for the message.
+    words = " ".join(raw[:300].decode("utf-8", "replace").split())
+    return Response(status, {"error": f"an answer that is not the API's JSON: {words or 'nothing'}"}, headers,
+                    is_json=False)
+
+
 class ApiClient:
     def __init__(self, base_url: str, token: str, *, timeout_s: float = 60):
         self.base_url, self.token, self.timeout_s = base_url.rstrip("/"), token, timeout_s
 
-    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
-        """One request; its status and JSON body, whatever the status."""
+    def request(self, method: str, path: str, body: dict | None = None) -> Response:
+        """One request and its answer, whatever its status; urllib.error.URLError (an OSError) when there is none
+        (no server there, a name that does not resolve, a timeout)."""
         request = urllib.request.Request(
             self.base_url + path, method=method, data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json",
+                     "Accept": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
-                return response.status, json.loads(response.read() or b"{}")
+                return _response(response.status, response.read(), response.headers)
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"{}")
+            return _response(error.code, error.read(), error.headers)
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        """One request; its status and JSON body, whatever the status."""
+        response = self.request(method, path, body)
+        return response.status, response.body
 
     def submit(self, problem: str, source: str, tests: str = "all") -> int:
         """Submit source for problem's sample or full tests; the new submission's id."""

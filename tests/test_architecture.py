@@ -105,6 +105,12 @@ def test_the_web_process_reaches_neither_the_engine_nor_pytorch(graph, entry):
         assert chain is None, f"{entry} reaches {imported}: {' -> '.join(chain)}"
 
 
+def test_the_command_line_client_is_a_client_of_the_http_api_alone(graph):
+    for imported in ("django", "celery", "runner", "torch"):
+        chain = graph.find_shortest_chain(importer="interview.cli", imported=imported, as_packages=True)
+        assert chain is None, f"interview.cli reaches {imported}: {' -> '.join(chain)}"
+
+
 def test_the_celery_app_knows_none_of_the_judging_modules(graph):
     imported = graph.find_modules_directly_imported_by("interview.celery")
     assert not {module for module in imported if module.startswith("interview")}

@@ -70,6 +70,12 @@ class Judgement(models.Model):
 
     class Meta:
         ordering = ("-started_at", "-id")
+        indexes = [
+            # Where an accepted submission stands counts its peers: accepted, of one problem version, on one kind
+            # of device (interview.selectors.standing). Accepted judgements only, so the index stays small.
+            models.Index(fields=["problem_version", "device"], condition=models.Q(verdict="accepted"),
+                         name="judgement_accepted_standing"),
+        ]
         constraints = [
             models.CheckConstraint(condition=models.Q(verdict="") | models.Q(finished_at__isnull=False),
                                    name="a_verdict_ends_its_judgement"),

@@ -3,6 +3,7 @@
 from django import template
 from django.utils.html import json_script
 
+from interview.figures import milliseconds, ratio, size
 from interview.models import Status, TestStatus, Verdict
 
 register = template.Library()
@@ -24,27 +25,10 @@ def verdict_labels_script():
     return json_script(LABELS, "verdict-labels")
 
 
-@register.filter
-def milliseconds(value) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.3f} ms" if value < 10 else f"{value:.1f} ms"
-
-
-@register.filter
-def size(value) -> str:
-    """Bytes in binary units."""
-    if value is None:
-        return "—"
-    for unit, factor in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if value >= factor:
-            return f"{value / factor:.2f} {unit}"
-    return f"{int(value)} B"
-
-
-@register.filter
-def ratio(value) -> str:
-    return "—" if value is None else f"{value:.2f}×"
+# Worded by interview.figures, which the command-line client shares.
+register.filter("milliseconds", milliseconds)
+register.filter("size", size)
+register.filter("ratio", ratio)
 
 
 @register.filter

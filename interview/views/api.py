@@ -15,6 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from interview.models import Judgement, Problem, Submission
 from interview.selectors.results import judged_tests
+from interview.selectors.standing import Placing, standing
 from interview.selectors.submissions import judgement_count, queue_position, user_submissions, visible_submission
 from interview.selectors.workers import consuming
 from interview.services.accounts import api_token_user
@@ -84,6 +85,26 @@ def created_response(created: Created) -> JsonResponse:
     if created.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
+
+
+@api_endpoint("GET")
+def me_api(request, user):
+    """Who the credentials belong to: the command-line client checks a token with it before keeping it."""
+    return JsonResponse({"username": user.get_username()})
+
+
+@api_endpoint("GET")
+def problem_api(request, user, slug: str):
+    """A live problem as its page shows it: the statement (Markdown), the starter code, the limits."""
+    problem = _problem(slug)
+    if problem is None:
+        return json_error(f"no problem {slug!r}", 404)
+    return JsonResponse({
+        "slug": problem.slug, "title": problem.title, "difficulty": problem.difficulty, "needs": problem.needs,
+        "statement": problem.statement_markdown, "starter": problem.starter_code, "version": problem.version,
+        "sample_tests": problem.sample_test_names, "hidden_tests": problem.hidden_test_count,
+        "limits": problem.limits, "url": problem.get_absolute_url(),
+    })
 
 
 @api_endpoint("GET", "POST")
@@ -172,4 +193,19 @@ def submission_payload(submission: Submission) -> dict:
         "created_at": submission.created_at.isoformat(),
         "finished_at": judgement.finished_at.isoformat() if judgement.finished_at else None,
         "url": submission.get_absolute_url(),
+        "standing": _standing_payload(submission),
     }
+
+
+def _standing_payload(submission: Submission) -> dict | None:
+    """Where an accepted submission of all tests stands (interview.selectors.standing); null for any other."""
+    found = standing(submission)
+    if found is None:
+        return None
+
+    def placing(figure: Placing) -> dict:
+        return {"ratio": figure.ratio, "percent": figure.percent, "others": figure.others, "beaten": figure.beaten,
+                "tied": figure.tied}
+
+    return {"device": found.device, "problem_version": found.problem_version, "counted": found.counted,
+            "time": placing(found.time), "memory": placing(found.memory)}

@@ -8,13 +8,14 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from interview.figures import milliseconds, size
 from interview.models import Judgement, Problem, Submission
 from interview.rendering import highlight_python
 from interview.selectors.results import diagnoses, judged_tests, memory_limit_bytes, summary
+from interview.selectors.standing import standing
 from interview.selectors.submissions import (previous_submission, queue_position, source_diff, user_submissions,
                                              visible_submission)
 from interview.selectors.workers import consuming
-from interview.templatetags.judge_tags import milliseconds, size
 
 HISTORY_PAGE_SIZE = 25
 
@@ -83,6 +84,7 @@ def result_context(submission: Submission) -> dict:
         "time_bars": _bars([(r.name, r.time_ms) for r in results], milliseconds),
         "memory_bars": _bars([(r.name, r.peak_bytes) for r in results], size),
         "reference_bars": _reference_bars(judgement) if judgement else [],
+        "standing": standing(submission),
     }
 
 

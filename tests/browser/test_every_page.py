@@ -50,7 +50,7 @@ NOT_PAGES = {
     "submission_result": "the result fragment the problem page swaps in (seen here inside that page)",
     "problem_submissions_api": "JSON API", "problem_draft_api": "JSON API", "submission_api": "JSON API",
     "mock_interview_draft_api": "JSON API", "mock_interview_submissions_api": "JSON API",
-    "editor_settings_api": "JSON API",
+    "editor_settings_api": "JSON API", "me_api": "JSON API", "problem_api": "JSON API",
     "drill_new_attempt": "a POST that starts an attempt", "drill_attempt_answer": "a POST target",
     "practice_start": "a POST target", "practice_finish": "a POST target", "practice_reveal": "a POST target",
     "practice_rate": "a POST target", "practice_skip": "a POST target", "practice_estimate": "a POST target",

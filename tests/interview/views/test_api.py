@@ -91,7 +91,8 @@ def test_a_submission_reads_back_with_every_field_it_always_had_and_its_latest_j
     data = client.get(f"/api/submissions/{submission.pk}", headers=bearer(token)).json()
     assert set(data) == {"id", "problem", "suite", "status", "verdict", "message", "tests", "time", "memory",
                          "progress", "queue", "attempts", "device", "device_name", "torch_version", "sandbox",
-                         "problem_version", "created_at", "finished_at", "url", "judge_version", "judgements"}
+                         "problem_version", "created_at", "finished_at", "url", "judge_version", "judgements",
+                         "standing"}
     assert (data["verdict"], data["judge_version"], data["problem_version"]) == (
         "accepted", "c0ffee0000000001", problem.version)
     assert data["judgements"] == 2 and data["finished_at"] is not None
@@ -226,3 +227,26 @@ def test_a_draft_over_the_size_limit_answers_413(client, problem, token, setting
     response = client.put("/api/problems/mhsa/draft", data=json.dumps({"source": "draft = 1\n"}),
                           content_type="application/json", headers=bearer(token))
     assert response.status_code == 413
+
+
+def test_me_names_the_tokens_user_and_refuses_a_wrong_token(client, token):
+    assert client.get("/api/me", headers=bearer(token)).json() == {"username": "ada"}
+    response = client.get("/api/me", headers=bearer("itk_wrong"))
+    assert response.status_code == 401 and response.json()["error"] == "invalid or revoked API token"
+
+
+def test_a_problem_reads_as_its_statement_starter_and_limits(client, problem, token):
+    body = client.get("/api/problems/mhsa", headers=bearer(token)).json()
+    assert body == {
+        "slug": "mhsa", "title": problem.title, "difficulty": "medium", "needs": "cpu",
+        "statement": "Write it.", "starter": problem.starter_code, "version": problem.version,
+        "sample_tests": ["small"], "hidden_tests": 2, "limits": problem.limits, "url": "/problems/mhsa/",
+    }
+
+
+def test_an_unknown_or_retired_problem_is_a_404_naming_it(client, problem, token):
+    ProblemFactory(slug="gone", retired_at="2026-01-01T00:00:00Z")
+    for slug in ("nothing", "gone"):
+        response = client.get(f"/api/problems/{slug}", headers=bearer(token))
+        assert response.status_code == 404 and response.json() == {"error": f"no problem {slug!r}"}
+    assert client.post("/api/problems/mhsa", headers=bearer(token)).status_code == 405
