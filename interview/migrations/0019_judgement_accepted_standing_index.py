@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('interview', '0017_submission_without_judged_fields'),
+        ('interview', '0018_judgement_failure'),
     ]
 
     operations = [
