@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import bwrap, cgroup, gpus, procs, seccomp
-from .process import Ended, SandboxProcess
+from .process import Ended, SandboxProcess, command
 
 HARNESS_DIR = str(Path(__file__).resolve().parent.parent / "harness")
 PLAIN = "plain-process (no isolation: rlimits, wall clock and memory watchdog only)"
@@ -198,17 +198,19 @@ def _start(options: SandboxOptions, memory_limit_bytes: int, threads: int, gpu: 
     try:
         if os.geteuid() != 0:
             process = SandboxProcess(
-                lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
-                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes,
-                pid_namespace=True, idle=idle, group=group)
+                command(lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
+                        extra_fds=(seccomp_fd,), idle=idle, group=group),
+                memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes, pid_namespace=True,
+                group=group)
             return process, f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
         slot = _Slot(options)
         try:
             process = SandboxProcess(
-                lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path, setpriv_path),
-                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid,
-                max_payload_bytes=max_response_bytes, on_close=slot.release, pid_namespace=True, idle=idle,
-                group=group)
+                command(lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path,
+                                                        setpriv_path),
+                        extra_fds=(seccomp_fd,), idle=idle, group=group),
+                memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid, max_payload_bytes=max_response_bytes,
+                on_close=slot.release, pid_namespace=True, group=group)
         except BaseException:
             slot.release()
             raise
@@ -223,6 +225,6 @@ def _start_plain(memory_limit_bytes: int, threads: int, gpu: gpus.Gpu | None,
     env = _environment(str(Path(HARNESS_DIR).parent), threads, gpu, home)
     layout = bwrap.Layout(sys.executable, HARNESS_DIR, [], gpu.minor if gpu else None)
     return SandboxProcess(
-        lambda *fds: bwrap.harness_command(layout, list(fds)),
-        memory_limit_bytes=memory_limit_bytes, env=env, cwd=home, max_payload_bytes=max_response_bytes,
-        on_close=lambda: shutil.rmtree(home, ignore_errors=True), idle=idle, group=group)
+        command(lambda *fds: bwrap.harness_command(layout, list(fds)), env=env, cwd=home, idle=idle, group=group),
+        memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes,
+        on_close=lambda: shutil.rmtree(home, ignore_errors=True), group=group)
