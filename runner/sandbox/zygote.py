@@ -233,6 +233,18 @@ _unavailable: dict[tuple, tuple[float, str]] = {}
 _registry_lock = threading.Lock()
 
 
+def _forget_in_a_forked_child() -> None:
+    """A fork of this process (a Celery pool process, say) would share each zygote's socket with its parent,
+    and requests and answers of the two would cross: the fork starts zygotes of its own."""
+    global _registry_lock
+    _registry_lock = threading.Lock()
+    _zygotes.clear()
+    _unavailable.clear()
+
+
+os.register_at_fork(after_in_child=_forget_in_a_forked_child)
+
+
 def for_layout(layout: bwrap.Layout, bwrap_path: str) -> Zygote:
     """The zygote serving this layout, started if none is; ZygoteUnavailable where none can be (after a failure,
     not tried again for RETRY_S)."""

@@ -1,5 +1,6 @@
 """A child of the zygote as the trusted side holds it (runner/sandbox/zygote.py, ForkedProcess): its exit status
-comes from the pipe its monitor writes before it exits, and a monitor that wrote none was killed."""
+comes from the pipe its monitor writes before it exits, and a monitor that wrote none was killed. And a fork of
+the judging process never shares its parent's zygotes."""
 
 from __future__ import annotations
 
@@ -50,3 +51,17 @@ def test_a_monitor_killed_before_it_wrote_a_status_reads_as_killed():
         monitor.wait()
         process.stdout.close()
         process.stderr.close()
+
+
+def test_a_fork_of_the_judging_process_starts_zygotes_of_its_own():
+    from runner.sandbox import zygote
+
+    zygote._zygotes["a key"] = object()
+    try:
+        child = os.fork()
+        if child == 0:
+            os._exit(0 if zygote._zygotes == {} else 1)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        del zygote._zygotes["a key"]
