@@ -119,7 +119,8 @@ class Zygote:
                 raise ZygoteUnavailable(self.broken)
             try:
                 socket.send_fds(self._socket, [json.dumps(request).encode()], fds)
-                message, received, _, _ = socket.recv_fds(self._socket, MAX_MESSAGE_BYTES, 1)
+                message, received, _, _ = socket.recv_fds(self._socket, MAX_MESSAGE_BYTES, 1,
+                                                          socket.MSG_CMSG_CLOEXEC)
             except OSError as error:
                 # Its children, if it still runs, keep running: it is only no longer asked.
                 self.broken = f"the zygote stopped answering ({error}): {self._stderr_text()}"
