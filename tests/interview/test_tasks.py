@@ -39,14 +39,15 @@ def test_the_reference_is_accepted_with_each_test_its_device_and_pytorch_version
     assert submission.device == "cpu" and submission.torch_version.startswith("2.")
     assert submission.problem_version == submission.problem.version
     # The runner's words for how the code was isolated, as this machine allows: bubblewrap under a uid of the
-    # judge's own (a slot above JUDGE_SANDBOX_UID_BASE when the judge runs as root), or the plain process.
+    # judge's own (a slot above JUDGE_SANDBOX_UID_BASE when the judge runs as root, the sandbox forked from a
+    # zygote on the CPU), or the plain process.
     if sandbox.describe(runner.SandboxOptions()) == sandbox.PLAIN:
         assert submission.sandbox == sandbox.PLAIN
     elif os.geteuid() == 0:
-        slot = re.fullmatch(r"bubblewrap\+seccomp \(uid (\d+)\)", submission.sandbox)
+        slot = re.fullmatch(r"bubblewrap\+seccomp(, forked from a zygote)? \(uid (\d+)\)", submission.sandbox)
         assert slot, submission.sandbox
         base = settings.JUDGE_SANDBOX_UID_BASE
-        assert base <= int(slot[1]) < base + runner.SandboxOptions().slots
+        assert base <= int(slot[2]) < base + runner.SandboxOptions().slots
     else:
         assert submission.sandbox == f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
 
