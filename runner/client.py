@@ -19,6 +19,7 @@ import torch
 from .harness import wire
 from .sandbox import Ended, SandboxOptions, cputime, procs, start
 from .sandbox.process import PROTOCOL, in_background
+from .sandbox.zygote import ForkedProcess
 
 READY_TIMEOUT_S = 180.0  # a cold disk cache can make `import torch` take over 20 s
 # Importing torch._dynamo takes seconds of CPU, far more on a busy machine (docs/speed.md).
@@ -151,6 +152,9 @@ class Harness:
         if answer.get("type") != "warmed":
             raise RuntimeError(f"the harness did not warm up: {answer}")
         self.dynamo_warm = True
+        if isinstance(self.process.process, ForkedProcess):
+            # The zygote imports it too before its next fork, so that later sandboxes find it paid.
+            self.process.process.zygote.dynamo = True
 
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
         """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""

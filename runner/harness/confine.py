@@ -113,23 +113,34 @@ def submission_filter(arch: str, *, processes: bool, shared_memory: bool) -> byt
     return b"".join(program + bpf.allow_the_rest())
 
 
+def c_library() -> ctypes.CDLL:
+    """The C library, its syscall() returning a long and errno kept for ctypes.get_errno()."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
 def apply(*, device: str, processes: bool, shared_memory: bool) -> None:
     """Restrict writes with Landlock where the kernel has it, then install the seccomp filter on every thread;
     ConfinementFailed if the filter cannot be installed."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
+    libc = c_library()
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise ConfinementFailed(f"no_new_privs: {os.strerror(ctypes.get_errno())}")
     _restrict_writes(libc, device)
-    arch = bpf.machine()
-    program = submission_filter(arch, processes=processes, shared_memory=shared_memory)
-    instructions = ctypes.create_string_buffer(program, len(program))
+    install_filter(libc, submission_filter(bpf.machine(), processes=processes, shared_memory=shared_memory))
+
+
+def install_filter(libc, program: bytes) -> None:
+    """Put a seccomp program on every thread of this process (no_new_privs must be set); ConfinementFailed
+    if the kernel refuses it."""
 
     class Program(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
+    instructions = ctypes.create_string_buffer(program, len(program))
     fprog = Program(len(program) // 8, ctypes.addressof(instructions))
-    result = libc.syscall(SECCOMP[arch], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(fprog))
+    result = libc.syscall(SECCOMP[bpf.machine()], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
+                          ctypes.byref(fprog))
     if result != 0:
         why = os.strerror(ctypes.get_errno()) if result < 0 else f"thread {result} could not take it"
         raise ConfinementFailed(f"seccomp: {why}")

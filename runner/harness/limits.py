@@ -6,6 +6,7 @@ raised again by an unprivileged process, and children inherit them.
 
 from __future__ import annotations
 
+import os
 import resource
 
 RLIMITS = {
@@ -41,3 +42,13 @@ def apply(requested: dict) -> None:
             adjust.write("1000")
     except OSError:
         pass
+
+
+def close_descriptors_but(*keep: int) -> None:
+    """Close every descriptor of this process but those named."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    bounds = sorted(set(keep))
+    for low, high in zip([-1, *bounds], [*bounds, soft if soft != resource.RLIM_INFINITY else 1 << 16]):
+        # closerange(n, n) with n = 0 would ask the kernel to close everything from 0 up.
+        if high > low + 1:
+            os.closerange(low + 1, high)

@@ -24,6 +24,7 @@ import sys
 from typing import Any, Callable
 
 from . import wire
+from .limits import close_descriptors_but
 
 
 def free_port() -> int:
@@ -73,19 +74,10 @@ def _fork_rank(serve_rank: Callable[..., None], request_fd: int, response_fd: in
     if os.fork() != 0:
         return
     try:
-        keep = sorted({0, 1, 2, request_fd, response_fd})
-        for low, high in zip(keep, keep[1:] + [_fd_bound()]):
-            os.closerange(low + 1, high)
+        close_descriptors_but(0, 1, 2, request_fd, response_fd)
         serve_rank(request_fd, response_fd, rank, world_size, port, timeout_s)
     finally:
         os._exit(0)
-
-
-def _fd_bound() -> int:
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return soft if soft != resource.RLIM_INFINITY else 1 << 16
 
 
 def merge(frames: list[wire.Frame]) -> tuple[dict[str, Any], dict]:

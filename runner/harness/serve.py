@@ -344,6 +344,21 @@ def serve_rank(request_fd: int, response_fd: int, rank: int, world_size: int, po
     _serve_started(wire.open_pipe(request_fd, "r"), wire.open_pipe(response_fd, "w"))
 
 
+def serve_forked(request_fd: int, response_fd: int) -> None:
+    """A harness forked from the zygote (zygote.py), which imported torch and warmed up on one thread: take the
+    judge's number of threads, warm up again and serve. The second warm-up costs milliseconds: what it pays is
+    the zygote's library code mapped into this process (a fork copies no page-table entry for it), growth of
+    the resident set that would otherwise come in the first test."""
+    global HARNESS_PID
+    HARNESS_PID = os.getpid()
+    # The arguments of a harness started afresh (python -m harness <request fd> <response fd> cpu), not the
+    # zygote's, for whatever in the process reads them.
+    sys.argv = [os.path.join(HARNESS_DIR, "__main__.py"), str(request_fd), str(response_fd), "cpu"]
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    warm_up(torch.device("cpu"))
+    _serve_started(wire.open_pipe(request_fd, "r"), wire.open_pipe(response_fd, "w"))
+
+
 def _serve_started(requests, responses) -> None:
     """Say ready, take the load, and serve it: one submission, or (a controller) its group of ranks."""
     wire.write_frame(responses, {"type": "ready", "pid": os.getpid(), "torch": torch.__version__,

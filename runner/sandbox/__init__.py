@@ -4,6 +4,9 @@
   (`uid_base + slot`, one slot per concurrent sandbox, held with a lock file), so the process limit counts
   only that sandbox's processes and everything the uid owns can be killed at the end.
 - bubblewrap, as an ordinary user: the same, in a user namespace, under the worker's own uid.
+- forked from a zygote, as root on the CPU: the same isolation and uid per slot, built by a child of a process
+  that has imported torch once (zygote.py), so a sandbox is ready in milliseconds; where a zygote cannot serve
+  (no root, a GPU, a delegated cgroup, a bind under /tmp, or it would not start), the cold start above.
 - plain process: where bubblewrap is missing or does not work; only the limits the harness sets on itself
   (rlimits), the wall clock and the memory watchdog apply. `require=True` refuses this mode.
 """
@@ -20,11 +23,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bwrap, cgroup, gpus, procs, seccomp
-from .process import Ended, SandboxProcess
+from . import bwrap, cgroup, gpus, procs, seccomp, zygote
+from .process import Ended, SandboxProcess, command
 
 HARNESS_DIR = str(Path(__file__).resolve().parent.parent / "harness")
 PLAIN = "plain-process (no isolation: rlimits, wall clock and memory watchdog only)"
+FORKED = ", forked from a zygote"
 
 __all__ = ["Ended", "SandboxOptions", "SandboxProcess", "SandboxUnavailable", "describe", "start"]
 
@@ -54,6 +58,8 @@ class SandboxOptions:
     # A delegated cgroup v2 subtree: each sandbox then runs in a group of its own there (cgroup.py), whose
     # counts the watchdog and the CPU figures read beside procfs. None: procfs alone.
     cgroup_root: Path | None = None
+    # Fork sandboxes from a zygote where one can serve (zygote.py); False: every sandbox starts cold.
+    zygote: bool = True
 
 
 def _tool(explicit: str | None, name: str) -> str | None:
@@ -96,7 +102,7 @@ def describe(options: SandboxOptions) -> str:
     if chosen == "plain":
         return PLAIN
     if os.geteuid() == 0:
-        return f"bubblewrap+seccomp (uid {options.uid_base}+slot)"
+        return f"bubblewrap+seccomp{FORKED if options.zygote else ''} (uid {options.uid_base}+slot)"
     return f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
 
 
@@ -198,17 +204,25 @@ def _start(options: SandboxOptions, memory_limit_bytes: int, threads: int, gpu: 
     try:
         if os.geteuid() != 0:
             process = SandboxProcess(
-                lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
-                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes,
-                pid_namespace=True, idle=idle, group=group)
+                command(lambda *fds: bwrap.user_command(layout, seccomp_fd, list(fds), bwrap_path),
+                        extra_fds=(seccomp_fd,), idle=idle, group=group),
+                memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes, pid_namespace=True,
+                group=group)
             return process, f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
         slot = _Slot(options)
         try:
+            process = _forked(options, layout, bwrap_path, gpu, group, slot.uid,
+                              dict(memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid,
+                                   max_payload_bytes=max_response_bytes, on_close=slot.release, pid_namespace=True),
+                              idle)
+            if process is not None:
+                return process, f"bubblewrap+seccomp{FORKED} (uid {slot.uid})"
             process = SandboxProcess(
-                lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path, setpriv_path),
-                extra_fds=(seccomp_fd,), memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid,
-                max_payload_bytes=max_response_bytes, on_close=slot.release, pid_namespace=True, idle=idle,
-                group=group)
+                command(lambda *fds: bwrap.root_command(layout, slot.uid, seccomp_fd, list(fds), bwrap_path,
+                                                        setpriv_path),
+                        extra_fds=(seccomp_fd,), idle=idle, group=group),
+                memory_limit_bytes=memory_limit_bytes, kill_uid=slot.uid, max_payload_bytes=max_response_bytes,
+                on_close=slot.release, pid_namespace=True, group=group)
         except BaseException:
             slot.release()
             raise
@@ -217,12 +231,28 @@ def _start(options: SandboxOptions, memory_limit_bytes: int, threads: int, gpu: 
         os.close(seccomp_fd)
 
 
+def _forked(options: SandboxOptions, layout: bwrap.Layout, bwrap_path: str, gpu: gpus.Gpu | None,
+            group: cgroup.SandboxGroup | None, uid: int, watched: dict, idle: bool) -> SandboxProcess | None:
+    """A sandbox forked from the zygote of its layout as uid (watched: SandboxProcess's settings), or None where
+    the cold start must serve: a CUDA run (a CUDA context cannot be forked, and a child would have to set up
+    its own anyway), a delegated cgroup (which the first process joins before it runs anything), a bind under
+    the /tmp or /dev/shm each child mounts afresh, or no zygote to be had (zygote.py logs why)."""
+    if not options.zygote or gpu is not None or group is not None or bwrap.under_private_mounts(layout):
+        return None
+    try:
+        launch = zygote.for_layout(layout, bwrap_path).launch(uid=uid, tmp_bytes=options.tmp_bytes,
+                                                              shm_bytes=options.shm_bytes, idle=idle)
+        return SandboxProcess(launch, **watched)
+    except zygote.ZygoteUnavailable:
+        return None
+
+
 def _start_plain(memory_limit_bytes: int, threads: int, gpu: gpus.Gpu | None,
                  max_response_bytes: int, idle: bool, group: cgroup.SandboxGroup | None) -> SandboxProcess:
     home = tempfile.mkdtemp(prefix="judge-")
     env = _environment(str(Path(HARNESS_DIR).parent), threads, gpu, home)
     layout = bwrap.Layout(sys.executable, HARNESS_DIR, [], gpu.minor if gpu else None)
     return SandboxProcess(
-        lambda *fds: bwrap.harness_command(layout, list(fds)),
-        memory_limit_bytes=memory_limit_bytes, env=env, cwd=home, max_payload_bytes=max_response_bytes,
-        on_close=lambda: shutil.rmtree(home, ignore_errors=True), idle=idle, group=group)
+        command(lambda *fds: bwrap.harness_command(layout, list(fds)), env=env, cwd=home, idle=idle, group=group),
+        memory_limit_bytes=memory_limit_bytes, max_payload_bytes=max_response_bytes,
+        on_close=lambda: shutil.rmtree(home, ignore_errors=True), group=group)

@@ -10,6 +10,8 @@ Two shapes, chosen by who runs the judge:
   new /proc (the kernel refuses a nested proc mount under the outer one's masks): the pid namespace comes
   from the outer one.
 - as anyone else: one unprivileged bwrap with every namespace, --disable-userns and the filter.
+- the zygote's (runner/harness/zygote.py), as root: one bwrap with every namespace and the same view, keeping
+  the capabilities its children need to build their own namespaces, mounts and uid, and no filter.
 
 Only read-only binds of what Python and PyTorch need reach the sandbox: /usr and the loader's files, the
 interpreter's prefixes and the site directories that hold torch and numpy, and the harness folder. Parent
@@ -150,3 +152,20 @@ def user_command(layout: Layout, seccomp_fd: int, fds: list[int], bwrap: str = "
     """One unprivileged bwrap with every namespace, then the harness."""
     return [bwrap, "--unshare-user", "--disable-userns", *NAMESPACES, *ALWAYS, *_filesystem_args(layout),
             *_environment_args(layout), "--seccomp", str(seccomp_fd), *harness_command(layout, fds)]
+
+
+# What the zygote's children need to isolate themselves: namespaces and mounts, the loopback of a new
+# network namespace, the slot's uid and gid, and clearing the capability bounding set.
+ZYGOTE_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
+
+
+def zygote_command(layout: Layout, control_fd: int, seccomp_fd: int, bwrap: str = "bwrap") -> list[str]:
+    """The privileged bwrap the zygote runs in, then the zygote; the seccomp program is its children's."""
+    capabilities = ["--cap-drop", "ALL"] + [arg for name in ZYGOTE_CAPABILITIES for arg in ("--cap-add", name)]
+    return [bwrap, *NAMESPACES, *ALWAYS, *capabilities, *_filesystem_args(layout), *_environment_args(layout),
+            layout.python, "-s", "-P", "-B", "-m", "harness.zygote", str(control_fd), str(seccomp_fd)]
+
+
+def under_private_mounts(layout: Layout) -> bool:
+    """Whether a bind lands under /tmp or /dev/shm, which every child of the zygote mounts afresh over it."""
+    return any(_inside(path, private) for path in layout.ro_paths for private in ("/tmp", "/dev/shm"))

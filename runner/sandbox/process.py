@@ -17,7 +17,7 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable, Protocol
 
 import torch
 
@@ -120,17 +120,51 @@ class CapturedOutput:
             return excerpt + "\n".join(notes)
 
 
+class Launched(Protocol):
+    """The first process of a sandbox as the trusted side holds it: a subprocess.Popen of a command (see
+    command()), or a child of the zygote (zygote.ForkedProcess)."""
+
+    pid: int
+    returncode: int | None
+    stdout: BinaryIO
+    stderr: BinaryIO
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
+def command(make_argv: Callable[[int, int], list[str]], *, extra_fds: tuple[int, ...] = (),
+            env: dict[str, str] | None = None, cwd: str | None = None, idle: bool = False,
+            group: cgroup.SandboxGroup | None = None) -> Callable[[int, int], Launched]:
+    """A sandbox started by running a command: make_argv(request_read, response_write) names the harness's pipe
+    ends on its command line, which they keep across exec. idle: start it under SCHED_IDLE (a warm pool's
+    refill), for SandboxProcess.raise_priority() to undo later. group: the cgroup the command joins before it
+    runs anything."""
+
+    def launch(request_read: int, response_write: int) -> subprocess.Popen:
+        argv = make_argv(request_read, response_write)
+        with _scheduling(idle=idle):
+            return subprocess.Popen(
+                group.join_command(argv) if group else argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=env, cwd=cwd, start_new_session=True,
+                pass_fds=(request_read, response_write, *extra_fds),
+            )
+
+    return launch
+
+
 class SandboxProcess:
     """A harness process in its sandbox; every method is called from one trusted thread."""
 
-    def __init__(self, make_argv: Callable[[int, int], list[str]], *, extra_fds: tuple[int, ...] = (),
-                 memory_limit_bytes: int, kill_uid: int | None = None, env: dict[str, str] | None = None,
-                 cwd: str | None = None, max_payload_bytes: int = wire.DEFAULT_MAX_PAYLOAD_BYTES,
-                 on_close: Callable[[], None] | None = None, pid_namespace: bool = False, idle: bool = False,
+    def __init__(self, launch: Callable[[int, int], Launched], *, memory_limit_bytes: int,
+                 kill_uid: int | None = None, max_payload_bytes: int = wire.DEFAULT_MAX_PAYLOAD_BYTES,
+                 on_close: Callable[[], None] | None = None, pid_namespace: bool = False,
                  group: cgroup.SandboxGroup | None = None):
-        """pid_namespace: the command builds a pid namespace whose init is its one child (bubblewrap).
-        idle: start it under SCHED_IDLE (a warm pool's refill), for raise_priority() to undo later.
-        group: a cgroup of its own (cgroup.py), which the command joins before it runs anything."""
+        """launch(request_read, response_write): the sandbox's first process, given the harness's ends of its
+        two pipes (closed here once it has them).
+        pid_namespace: that process builds a pid namespace whose init is its one child (bubblewrap, the zygote).
+        group: a cgroup of its own (cgroup.py), whose counts the watchdog reads too."""
         request_read, request_write = os.pipe()
         response_read, response_write = os.pipe()
         self._kill_uid = kill_uid
@@ -149,16 +183,15 @@ class SandboxProcess:
         self._requested = threading.Event()
         self._wake_watch = threading.Event()  # set by the first request and by the end, to end a long wait
         self.group = group
-        argv = make_argv(request_read, response_write)
-        # The harness is told its pipe ends' numbers on its command line; they keep them across exec.
-        with _scheduling(idle=idle):
-            self.process = subprocess.Popen(
-                group.join_command(argv) if group else argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=env, cwd=cwd, start_new_session=True,
-                pass_fds=(request_read, response_write, *extra_fds),
-            )
-        os.close(request_read)
-        os.close(response_write)
+        try:
+            self.process = launch(request_read, response_write)
+        except BaseException:
+            os.close(request_write)
+            os.close(response_read)
+            raise
+        finally:
+            os.close(request_read)
+            os.close(response_write)
         self._requests = wire.open_pipe(request_write, "w")
         self._responses = wire.open_pipe(response_read, "r")
         self.stdout = CapturedOutput(self.process.stdout)

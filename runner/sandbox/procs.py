@@ -247,13 +247,14 @@ def process_clock_ns(host_pid: int) -> int | None:
 
 
 def host_pid(pid: int, candidates: list[int]) -> int | None:
-    """The host pid, among candidates, of the process numbered pid in the pid namespace just below the
-    host's (the second number of its NSpid line), as a sandbox's own procfs numbers it."""
+    """The host pid, among candidates, of the process numbered pid in its innermost pid namespace (the last
+    number of its NSpid line), as a sandbox's own procfs numbers it: the namespace just below the host's for
+    a bubblewrap sandbox, one below its zygote's for a forked one."""
     for candidate in candidates:
         for line in (HOST.read(f"{candidate}/status") or b"").splitlines():
             if line.startswith(b"NSpid:"):
                 numbers = line.split()[1:]
-                if len(numbers) > 1 and numbers[1] == str(pid).encode():
+                if len(numbers) > 1 and numbers[-1] == str(pid).encode():
                     return candidate
                 break
     return None

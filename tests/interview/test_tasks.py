@@ -41,14 +41,15 @@ def test_the_reference_is_accepted_with_each_test_its_device_and_pytorch_version
     assert judgement.problem_version == submission.problem.version
     assert judgement.judge_version == runner.version.current()
     # The runner's words for how the code was isolated, as this machine allows: bubblewrap under a uid of the
-    # judge's own (a slot above JUDGE_SANDBOX_UID_BASE when the judge runs as root), or the plain process.
+    # judge's own (a slot above JUDGE_SANDBOX_UID_BASE when the judge runs as root, the sandbox forked from a
+    # zygote on the CPU), or the plain process.
     if sandbox.describe(runner.SandboxOptions()) == sandbox.PLAIN:
         assert judgement.sandbox == sandbox.PLAIN
     elif os.geteuid() == 0:
-        slot = re.fullmatch(r"bubblewrap\+seccomp \(uid (\d+)\)", judgement.sandbox)
+        slot = re.fullmatch(r"bubblewrap\+seccomp(, forked from a zygote)? \(uid (\d+)\)", judgement.sandbox)
         assert slot, judgement.sandbox
         base = settings.JUDGE_SANDBOX_UID_BASE
-        assert base <= int(slot[1]) < base + runner.SandboxOptions().slots
+        assert base <= int(slot[2]) < base + runner.SandboxOptions().slots
     else:
         assert judgement.sandbox == f"bubblewrap+seccomp (user namespace, uid {os.geteuid()})"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from runner import SandboxOptions, load_problem
-from runner.sandbox import procs
+from runner.sandbox import procs, zygote
 from runner.sandbox.process import wait_released
 
 from .conftest import ATTACKS, header_field, judge_for_tests, read_expectation, requires_bubblewrap, sandbox_uid
@@ -47,7 +47,9 @@ def _problem_for(path: Path):
 def _judge_attacks(paths: list[Path], uid_base: int) -> dict:
     """Judge paths one after another with uids of their own, so a survivor is this run's, not a neighbour's."""
     results = {}
-    for path in paths:
+    for index, path in enumerate(paths):
+        if index == 1:
+            results["zygotes before"] = dict(zygote._zygotes)
         verdict = judge_for_tests(_problem_for(path), path.read_bytes(),
                                   tests=header_field(path, "tests") or "sample",
                                   stop_at_first_failure=path.name not in JUDGED_TO_THE_END,
@@ -70,6 +72,7 @@ def outcomes():
     os.environ.update(SECRETS)
     try:
         results = _judge_attacks(CPU_ATTACKS, uid_base=61000)
+        results["zygotes"] = dict(zygote._zygotes)
     finally:
         for name, value in saved.items():
             if value is None:
@@ -99,6 +102,16 @@ def test_attack_gets_its_declared_verdict_and_leaves_nothing_behind(path, outcom
         assert outcome["uid"] is not None and outcome["uid"] != 0, verdict.sandbox
     assert outcome["left_running"] == [], f"processes of uid {outcome['uid']} survived the run"
     assert not [c for c in CANARIES if c.exists()], "a file appeared outside the sandbox"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandboxes fork from a zygote only as root")
+def test_every_attack_ran_forked_from_one_zygote_that_outlived_them_all(outcomes):
+    """An attack that broke the zygote would leave the ones after it to cold starts, and their verdicts would not
+    show it."""
+    words = [outcomes[path]["verdict"].sandbox for path in CPU_ATTACKS]
+    assert [w for w in words if not w.startswith("none") and "forked from a zygote" not in w] == []
+    assert outcomes["zygotes"] == outcomes["zygotes before"]
+    assert [z for z in outcomes["zygotes"].values() if z.broken or z._process.poll() is not None] == []
 
 
 def test_a_flood_of_output_is_capped(outcomes):

@@ -71,3 +71,22 @@ def test_a_cuda_sandbox_sees_only_its_own_gpu():
 
 def test_paths_inside_another_bound_path_or_under_usr_are_not_bound_twice():
     assert bwrap.minimal_roots(["/opt/a", "/opt/a/b", "/usr/lib/python3", "/", "/opt/c"]) == ["/opt/a", "/opt/c"]
+
+
+def test_the_zygote_keeps_only_the_capabilities_its_children_isolate_themselves_with_and_no_filter():
+    argv = bwrap.zygote_command(_layout(), control_fd=7, seccomp_fd=9)
+    assert {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
+            "--clearenv"} <= set(argv)
+    assert argv[argv.index("--cap-drop"):argv.index("--cap-drop") + 2] == ["--cap-drop", "ALL"]
+    assert {value for flag, value in zip(argv, argv[1:]) if flag == "--cap-add"} == {
+        "CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"}
+    # Its children take the sandbox's filter themselves, once they have built their namespaces.
+    assert "--seccomp" not in argv and "--unshare-user" not in argv
+    assert argv[-5:] == ["-B", "-m", "harness.zygote", "7", "9"]
+    assert _pairs(argv, "--ro-bind") == _pairs(bwrap.user_command(_layout(), 9, [5, 6]), "--ro-bind")
+
+
+def test_a_bind_under_the_private_tmp_keeps_sandboxes_from_the_zygote():
+    assert not bwrap.under_private_mounts(_layout(ro_paths=["/opt/venv", "/judge-extra"]))
+    assert bwrap.under_private_mounts(_layout(ro_paths=["/opt/venv", "/tmp/checkout/.venv"]))
+    assert bwrap.under_private_mounts(_layout(ro_paths=["/dev/shm/venv"]))

@@ -50,9 +50,12 @@ def softmax(x, dim=-1):
         root_writable = False
     with open("/tmp/probe-write", "w") as handle:
         handle.write("private")
+    pdeathsig = ctypes.c_int()
+    ctypes.CDLL(None).prctl(2, ctypes.byref(pdeathsig), 0, 0, 0)  # PR_GET_PDEATHSIG
     report = {
         "uid": os.getuid(), "euid": os.geteuid(), "gid": os.getgid(), "groups": os.getgroups(),
-        "cap_eff": status["CapEff"].strip(), "no_new_privs": status["NoNewPrivs"].strip(),
+        "cap_eff": status["CapEff"].strip(), "cap_bnd": status["CapBnd"].strip(),
+        "cap_prm": status["CapPrm"].strip(), "no_new_privs": status["NoNewPrivs"].strip(),
         "seccomp": status["Seccomp"].strip(), "nproc": resource.getrlimit(resource.RLIMIT_NPROC)[0],
         "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0], "core": resource.getrlimit(resource.RLIMIT_CORE)[0],
         "address_space": resource.getrlimit(resource.RLIMIT_AS)[0],
@@ -62,14 +65,19 @@ def softmax(x, dim=-1):
         "seccomp_filters": int(status["Seccomp_filters"]), "fork_errno": fork_errno,
         "clear_refs_errno": clear_refs_errno,
         "unshare_user_errno": (ctypes.CDLL(None, use_errno=True).unshare(0x10000000), ctypes.get_errno())[1],
+        "uid_map": open("/proc/self/uid_map").read().split(), "cwd": os.getcwd(), "ppid": os.getppid(),
+        "pdeathsig": pdeathsig.value,
+        "tmp_files": sorted(os.listdir("/tmp")), "shm_files": sorted(os.listdir("/dev/shm")),
     }
     raise RuntimeError("PROBE" + json.dumps(report))
 '''
 
 
-@pytest.fixture(scope="module")
-def inside():
-    verdict = judge_for_tests("stable-softmax", PROBE, tests="sample")
+@pytest.fixture(scope="module", params=["forked", "cold"])
+def inside(request):
+    """The probe's report, from a sandbox forked from the zygote (as root) and from one started cold."""
+    options = SandboxOptions(mode="bubblewrap", require=True, zygote=request.param == "forked")
+    verdict = judge_for_tests("stable-softmax", PROBE, tests="sample", sandbox=options)
     message = verdict.tests[0].message
     return json.loads(message[message.rindex("PROBE") + 5:].splitlines()[0]), verdict
 
@@ -79,7 +87,7 @@ def test_the_submission_runs_as_an_unprivileged_uid_without_capabilities(inside)
     assert report["uid"] != 0 and report["euid"] != 0
     if os.geteuid() == 0:
         assert report["uid"] >= 60000 and f"uid {report['uid']}" in verdict.sandbox
-    assert report["cap_eff"] == "0000000000000000"
+    assert report["cap_eff"] == report["cap_prm"] == report["cap_bnd"] == "0000000000000000"
     assert report["no_new_privs"] == "1"
     assert report["seccomp"] == "2"
 
@@ -120,6 +128,17 @@ def test_namespaces(inside):
     assert report["hostname"] == "judge"
     assert report["pid"] < 50  # its own pid namespace
     assert report["unshare_user_errno"] == 1  # EPERM
+    # A user namespace of its own, in which only its uid is mapped, and only to itself.
+    assert report["uid_map"] == [str(report["uid"]), str(report["uid"]), "1"]
+
+
+def test_the_harness_starts_in_a_private_tmp_and_dies_with_its_parent(inside, request):
+    report, verdict = inside
+    assert report["cwd"] == "/tmp" and report["shm_files"] == []
+    assert "probe-write" in report["tmp_files"]
+    assert report["ppid"] == 2 and report["pdeathsig"] == 9
+    forked = request.node.callspec.params["inside"] == "forked" and os.geteuid() == 0
+    assert ("forked from a zygote" in verdict.sandbox) == forked, verdict.sandbox
 
 
 def test_the_submission_runs_under_the_harness_s_confinement_too(inside):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from runner.harness import wire
 from runner.sandbox import Ended
-from runner.sandbox.process import MEMORY, PROTOCOL, SandboxProcess
+from runner.sandbox.process import MEMORY, PROTOCOL, SandboxProcess, command
 
 LIMIT = 1 << 16
 FIELDS = ("name", "dtype", "shape", "nbytes")
@@ -118,8 +118,9 @@ RECEIVE_S = 10.0
 
 def _sender(data: bytes, linger_s: float = 0.0) -> SandboxProcess:
     """A plain process that sends data up a real pipe to a SandboxProcess, as a harness would."""
-    return SandboxProcess(lambda request_fd, response_fd: [sys.executable, "-I", "-S", "-c", CHILD, str(request_fd),
-                                                           str(response_fd), data.hex(), str(linger_s)],
+    return SandboxProcess(command(lambda request_fd, response_fd: [sys.executable, "-I", "-S", "-c", CHILD,
+                                                                   str(request_fd), str(response_fd), data.hex(),
+                                                                   str(linger_s)]),
                           memory_limit_bytes=1 << 30, max_payload_bytes=LIMIT)
 
 
