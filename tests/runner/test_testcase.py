@@ -8,6 +8,7 @@ import torch
 
 from runner import problems
 from runner.client import Observed
+from runner.kit import CheckerBase
 from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _trusted_floor_ms,
                              case_memory_limit, copied_bytes, outside_excess, trusted_peak)
 from runner.verdict import TestResult
@@ -22,7 +23,7 @@ def problem_with(checker) -> SimpleNamespace:
 
 
 def test_without_a_bound_of_its_own_the_limit_is_the_ratio_to_the_reference():
-    limit, basis = case_memory_limit(problem_with(SimpleNamespace()), TEST, INPUTS, 40 * MIB)
+    limit, basis = case_memory_limit(problem_with(CheckerBase()), TEST, INPUTS, 40 * MIB)
     assert limit == 60 * MIB
     assert basis == "1.5× the reference's 40.00 MiB"
 
