@@ -17,6 +17,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import kombu.pools
 from django.db import connection
 
 from interview.celery import app
@@ -68,9 +69,10 @@ def broker(url: str, transport_options: dict | None = None):
 
 
 def _drop_connections() -> None:
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    # The app's pools live in kombu's registries, keyed by broker URL: closing one without clearing them would
+    # hand the closed pool to the next test that points the app at the same URL ("Acquire on closed pool").
+    kombu.pools.reset()
+    app._pool = None
     app.amqp._producer_pool = None
 
 
