@@ -1,9 +1,11 @@
 """The kit's contracts: the data a problem's code handles, what the judge asks of a checker of any kind, and
 the hooks each kind lets a problem's `spec.py` define.
 
-A hook is looked up once, when the problem is loaded, and checked against its declaration here (a required
-hook that is missing, or one that takes other parameters, is a malformed package), so a typo in a hook's name
-or signature fails `runner check` and the package's load instead of being silently ignored.
+A hook is looked up once, when the package's checker is built (the first judgement of the package's version
+in a process: `runner check` builds it for the reference's), and checked against its declaration here (a
+required hook that is missing, or one that takes other parameters, is a malformed package), so a typo in a
+hook's name or signature fails that judgement as an internal error naming it instead of being silently
+ignored. Loading the package (sync_content) does not build the checker.
 """
 
 from __future__ import annotations
