@@ -75,7 +75,7 @@ class TestSpec:
 
 
 # The keys of problem.toml that every problem has, whatever its kind (a test's params are the problem's own);
-# `follow_ups` and `topics` are the site's (sync_content reads them), the rest the judge's.
+# the judge ignores `follow_ups`, which only the site reads (sync_content).
 COMMON_TABLES: Table = {
     **dict.fromkeys(("title", "difficulty", "kind", "topics", "tags", "needs", "world_size", "entry_points",
                      "forbidden", "modules", "follow_ups")),
