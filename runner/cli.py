@@ -8,8 +8,8 @@
 
 `judge` exits 0 whenever a verdict was reached, whatever it is, and 2 when the judge could not run (unknown
 problem, unreadable file, a device that is not there), with the reason on stderr. `check` exits 1 when an
-expectation was not met. `lines` counts each problem's own checker and driver code (problems/README.md, "The
-problem kit") and exits 1 when a problem of a standard kind is over the budget.
+expectation was not met. `lines` counts each problem's own code (problems/README.md, "The problem kit") and
+exits 1 when a problem is over the budget.
 """
 
 from __future__ import annotations

@@ -8,12 +8,13 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .kit.api import Checker
+from .kit.api import Checker, Table, refuse_unknown_keys
 from .kit.kinds import KINDS, Kind
+from .kit.standard import REACH_KEYS
 
 DEFAULT_PROBLEMS_DIR = Path(__file__).resolve().parent.parent / "problems"
 # The files that decide a verdict, whatever the kind; their hash, with the kind's own files, is the version.
@@ -26,9 +27,6 @@ KIT_FILES = tuple(sorted(path.name for path in KIT_DIR.glob("*.py") if path.name
 # `kit_<name>` (a driver imports what it uses; the trusted side never trusts what they report).
 KIT_SANDBOX_MODULES = {("kit" if name == "sandbox.py" else "kit_" + name.removeprefix("sandbox_").removesuffix(".py")): name
                        for name in KIT_FILES if name == "sandbox.py" or name.startswith("sandbox_")}
-INTERFACE_KEYS = {"call", "args", "kwargs", "outputs", "grad", "init", "init_kwargs", "frozen", "reach", "device",
-                  "state", "records_graph", "may_alias"}
-REACH_KEYS = {"output", "input", "dim", "up_to", "sees", "misses"}
 # A [[mistakes]] entry without a solution file names a function of spec.py, its keywords and the params it fits.
 SPEC_MISTAKE_KEYS = {"spec", "says", "with", "when"}
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -74,6 +72,16 @@ class TestSpec:
     params: dict[str, Any]
     sample: bool = False
     timed: bool = False
+
+
+# The keys of problem.toml that every problem has, whatever its kind (a test's params are the problem's own);
+# the judge ignores `follow_ups`, which only the site reads (sync_content).
+COMMON_TABLES: Table = {
+    **dict.fromkeys(("title", "difficulty", "kind", "topics", "tags", "needs", "world_size", "entry_points",
+                     "forbidden", "modules", "follow_ups")),
+    "limits": dict.fromkeys(limit.name for limit in fields(Limits)),
+    "tests": dict.fromkeys(key.name for key in fields(TestSpec)),
+}
 
 
 @dataclass
@@ -206,6 +214,10 @@ def load_problem(slug: str, problems_dir: Path | str | None = None) -> Problem:
 
 
 def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
+    kind = meta.get("kind", "custom")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}")
+    refuse_unknown_keys(meta, {**COMMON_TABLES, **KINDS[kind].tables}, f"a {kind} problem")
     tests = [TestSpec(name=t["name"], params=dict(t.get("params", {})), sample=bool(t.get("sample", False)),
                       timed=bool(t.get("timed", False))) for t in meta["tests"]]
     names = [test.name for test in tests]
@@ -220,20 +232,12 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         raise ValueError("modules lists .py files of the package")
     if meta.get("needs", "any") not in NEEDS or meta["difficulty"] not in DIFFICULTIES:
         raise ValueError(f"needs must be one of {NEEDS} and difficulty one of {DIFFICULTIES}")
-    kind = meta.get("kind", "custom")
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}")
     interface = dict(meta.get("interface", {}))
-    if KINDS[kind].interface and not isinstance(interface.get("call"), str):
+    if "interface" in KINDS[kind].tables and not isinstance(interface.get("call"), str):
         raise ValueError(f"a {kind} problem's [interface] names its `call`")
-    unknown = set(interface) - INTERFACE_KEYS
-    if unknown:
-        raise ValueError(f"[interface] has no {', '.join(sorted(unknown))} (it knows {', '.join(sorted(INTERFACE_KEYS))})")
     reach = interface.get("reach", {})
-    if not isinstance(reach, dict) or not set(reach) <= REACH_KEYS or (reach and REACH_KEYS - {"output"} - set(reach)):
+    if not isinstance(reach, dict) or (reach and set(REACH_KEYS) - {"output"} - set(reach)):
         raise ValueError(f"[interface.reach] sets {', '.join(sorted(REACH_KEYS))} (output is optional)")
-    if not set(meta.get("tolerance", {})) <= {"reference_multiple", "rounding_units", "scale_by"}:
-        raise ValueError("[tolerance] sets reference_multiple, rounding_units and scale_by")
     mistakes = list(meta.get("mistakes", []))
     spec_only = [m for m in mistakes if not (isinstance(m, dict) and set(m) == {"solution", "says"})]
     if not all(isinstance(m, dict) and {"spec", "says"} <= set(m) <= SPEC_MISTAKE_KEYS

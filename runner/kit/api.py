@@ -1,14 +1,18 @@
-"""The kit's contracts: the data a problem's code handles, what the judge asks of a checker of any kind, and
-the hooks each kind lets a problem's `spec.py` define.
+"""The kit's contracts: the data a problem's code handles, what the judge asks of a checker of any kind, the
+hooks each kind lets a problem's `spec.py` define, and how the keys a kind reads of problem.toml are declared.
 
-A hook is looked up once, when the problem is loaded, and checked against its declaration here (a required
-hook that is missing, or one that takes other parameters, is a malformed package), so a typo in a hook's name
-or signature fails `runner check` and the package's load instead of being silently ignored.
+A hook is looked up once, when the package's checker is built (the first judgement of the package's version
+in a process: `runner check` builds it for the reference's), and checked against its declaration here (a
+required hook that is missing, or one that takes other parameters, is a malformed package), so a typo in a
+hook's name or signature fails that judgement as an internal error naming it instead of being silently
+ignored. Loading the package (sync_content) does not build the checker; it does refuse a problem.toml key
+that the package's kind does not read (refuse_unknown_keys).
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -115,6 +119,35 @@ def hooks_of(module: ModuleType, hooks: tuple[Hook, ...], where: str) -> dict[st
     return found
 
 
+# The keys a kind reads of a problem.toml table: each key's value is None (a value, or a table of the problem's own
+# words or params, read as it is) or the Table of its own keys; a table whose keys are names the problem chooses
+# (`[ranks.phases.<phase>]`) has the one key ANY_NAME, whose Table each of its entries follows. An array of
+# tables (`[[tests]]`) follows its key's Table entry by entry.
+Table = dict[str, "Table | None"]
+ANY_NAME = "<name>"
+BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def refuse_unknown_keys(declared: dict[str, Any], table: Table, where: str) -> None:
+    """KitError naming the first key of declared that table does not know, and the keys it knows: a misspelt key
+    would otherwise be ignored, and what it meant to set left at its default. where is what the message calls
+    declared: the whole file ("a ranks problem"), or a table's header ("[ranks.holdings]")."""
+    for key, value in declared.items():
+        if ANY_NAME in table:
+            known = table[ANY_NAME]
+        elif key in table:
+            known = table[key]
+        else:
+            raise KitError(f"{where} has no key {key!r} (it knows {', '.join(sorted(table))})")
+        if known is None:
+            continue
+        dotted = key if BARE_KEY.match(key) else f'"{key}"'
+        header = f"{where.strip('[]')}.{dotted}" if where.startswith("[") else dotted
+        for entry in value if isinstance(value, list) else [value]:
+            if isinstance(entry, dict):
+                refuse_unknown_keys(entry, known, f"[[{header}]]" if isinstance(value, list) else f"[{header}]")
+
+
 def _parameters_problem(value: Any, hook: Hook) -> str | None:
     if not callable(value):
         return "is not a function"
@@ -132,4 +165,5 @@ def _parameters_problem(value: Any, hook: Hook) -> str | None:
 
 
 __all__ = ["CHECK", "CHECK_SENT", "DESCRIBE", "DIAGNOSE", "INPUTS", "MEMORY_LIMIT", "MISTAKES", "PREPARE", "TRUTH",
-           "Checker", "CheckerBase", "Hook", "KitError", "Package", "Params", "Tensors", "hooks_of"]
+           "ANY_NAME", "Checker", "CheckerBase", "Hook", "KitError", "Package", "Params", "Table", "Tensors",
+           "hooks_of", "refuse_unknown_keys"]

@@ -1,5 +1,5 @@
 """The kinds a problem declares in problem.toml (`kind = "..."`): for each, the package files it judges with, the
-driver the sandbox runs, and the trusted checker the judge asks.
+driver the sandbox runs, the trusted checker the judge asks, and the problem.toml tables it reads.
 
 A kind is the kit's for every problem of it: a problem writes only what is its own (its inputs, how its object
 is driven, its messages) in `spec.py` (and `driver.py` where the kind runs the package's own driver), through
@@ -9,17 +9,18 @@ the hooks the kind declares. `custom` remains for a problem no kind fits: its ow
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 from . import api
 from .api import Checker, Package
-from .ranks import RanksChecker
-from .sampler import SamplerChecker
-from .standard import FunctionChecker, ModuleChecker
+from .ranks import RANKS_TABLES, RanksChecker
+from .sampler import SAMPLER_TABLES, SamplerChecker
+from .standard import STANDARD_TABLES, FunctionChecker, ModuleChecker
 from .standard import driver_source as standard_driver
-from .stateful import StatefulChecker
+from .stateful import STATEFUL_TABLES, StatefulChecker
 from .truth import load_module
+from .wrapper import WRAPPER_TABLES
 from .wrapper import checker_for as wrapper_checker
 from .wrapper import driver_source as wrapper_driver
 
@@ -33,7 +34,9 @@ class Kind:
     files: tuple[str, ...]  # the package's own files that decide a verdict, besides problem.toml and reference.py
     checker: Callable[[Package], Checker]
     kit_driver: Callable[[Package], str] | None = None  # the driver the kit writes; None: the package's driver.py
-    interface: bool = False  # whether `[interface]` pins the call (its `call` at least)
+    # The problem.toml tables the kind reads besides those of every problem (runner.problems.COMMON_TABLES), by
+    # their keys: any other is refused when the package loads. An `[interface]` here names its `call` at least.
+    tables: api.Table = field(default_factory=dict)
 
     def driver_source(self, package: Package) -> bytes:
         """The driver the sandbox runs for package."""
@@ -60,17 +63,17 @@ class CustomChecker(api.CheckerBase):
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("function", "a pure function, called as [interface] pins it, forward and backward", ("spec.py",),
-         FunctionChecker, standard_driver, interface=True),
+         FunctionChecker, standard_driver, STANDARD_TABLES),
     Kind("module", "an nn.Module built with pinned arguments, the judge's weights copied in by name", ("spec.py",),
-         ModuleChecker, standard_driver, interface=True),
+         ModuleChecker, standard_driver, STANDARD_TABLES),
     Kind("stateful", "an object built and driven by the package's driver, every output it reports judged by value",
-         ("spec.py", "driver.py"), StatefulChecker),
+         ("spec.py", "driver.py"), StatefulChecker, tables=STATEFUL_TABLES),
     Kind("wrapper", "a wrapper around blocks the kit builds, run through the kit's training scenario", ("spec.py",),
-         wrapper_checker, wrapper_driver, interface=True),
+         wrapper_checker, wrapper_driver, WRAPPER_TABLES),
     Kind("sampler", "draws made by the package's driver, judged by their distribution against the laws spec.py gives",
-         ("spec.py", "driver.py"), SamplerChecker),
+         ("spec.py", "driver.py"), SamplerChecker, tables=SAMPLER_TABLES),
     Kind("ranks", "ranks in a process group, each rank's report judged by the [ranks] rules and its outputs by value",
-         ("spec.py", "driver.py"), RanksChecker),
+         ("spec.py", "driver.py"), RanksChecker, tables=RANKS_TABLES),
     Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
          CustomChecker),
 )}

@@ -14,12 +14,14 @@ from typing import Any
 
 import torch
 
-from .api import Package, Params
+from .api import Package, Params, Table
 from .truth import load_module
 
 # How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
 # tolerances, or this share of its distance from the truth.
 MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
+# The keys of a `[[mistakes]]` entry: `with` and `when` are the problem's own keywords and params.
+MISTAKES_TABLE: Table = {"solution": None, "says": None, "spec": None, "with": None, "when": None}
 
 
 @dataclass(frozen=True)
@@ -73,4 +75,5 @@ def exactly(says: str) -> str:
     return f"This is exactly what {says}."
 
 
-__all__ = ["MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "exactly", "load_mistakes", "reproduces", "same"]
+__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "exactly", "load_mistakes",
+           "reproduces", "same"]

@@ -23,12 +23,14 @@ import torch
 from runner import compare
 
 from . import api, checks
-from .api import Hook, KitError, Package, Params, Tensors
+from .api import Hook, KitError, Package, Params, Table, Tensors
 from .mistakes import reproduces
 from .ranks_reports import Expected, RankReport, read_reports
-from .ranks_rules import (collectives_message, given_bytes, groups, holdings_message, parameters_message, place,
-                          refusal_expected, refusal_message, sent_message, share_limit, timeout_message)
-from .values import ValueChecker
+from .ranks_rules import (RANKS_TABLE, collectives_message, given_bytes, groups, holdings_message, parameters_message,
+                          place, refusal_expected, refusal_message, sent_message, share_limit, timeout_message)
+from .values import VALUE_TABLES, ValueChecker
+
+RANKS_TABLES: Table = {**VALUE_TABLES, "ranks": RANKS_TABLE}
 
 
 @dataclass(frozen=True)
@@ -235,4 +237,4 @@ class RanksChecker(ValueChecker):
         return sent_message(sent, bounds, self.rules["sent"], "calls", self.facts(params))
 
 
-__all__ = ["RANKS_HOOKS", "RanksChecker", "RanksStep", "by_rank", "declared"]
+__all__ = ["RANKS_HOOKS", "RANKS_TABLES", "RanksChecker", "RanksStep", "by_rank", "declared"]

@@ -13,8 +13,21 @@ import torch
 
 from runner import compare
 
+from .api import ANY_NAME, Table
 from .ranks_reports import FAMILIES, Collective, RankReport, known_collectives
 
+# problem.toml's `[ranks]`: the rules applied here, what ranks.py reads (`setup`, `trainable`, `relative_tolerance`,
+# `replicated`), and `[ranks.says]`, the problem's own words its spec.py reads (kit.declared).
+PHASE_RULE: Table = dict.fromkeys(("says", "why", "only", "sums", "elements", "bytes", "at_most", "fewer", "more",
+                                   *FAMILIES))
+RANKS_TABLE: Table = {
+    **dict.fromkeys(("setup", "trainable", "relative_tolerance", "replicated", "only", "says")),
+    "refusal": dict.fromkeys(("divides", "raises", "says")),
+    "holdings": dict.fromkeys(("split", "whole", "share", "lesson", "holder", "after")),
+    "phases": {ANY_NAME: PHASE_RULE},
+    "timeout": dict.fromkeys(("says", "all_sending")),
+    "sent": dict.fromkeys(("every_over", "one_over", "under")),
+}
 WORDS = {"all_reduce": ("all-reduce", "summed", "sum")}
 # What each source of the bytes a rank sent is called in the sent rule's words ({verb}).
 COUNTED = {"calls": " sent", "process": "'s process wrote, counting every thread,"}
@@ -175,6 +188,6 @@ def sent_message(sent: dict[int, int], bounds: tuple[int, int], rule: dict[str, 
                                "fewest": fewest})
 
 
-__all__ = ["COUNTED", "WORDS", "collectives_message", "given_bytes", "groups", "holdings_message",
-           "parameters_message", "place", "refusal_expected", "refusal_message", "sent_message", "share_limit",
-           "timeout_message"]
+__all__ = ["COUNTED", "PHASE_RULE", "RANKS_TABLE", "WORDS", "collectives_message", "given_bytes", "groups",
+           "holdings_message", "parameters_message", "place", "refusal_expected", "refusal_message", "sent_message",
+           "share_limit", "timeout_message"]

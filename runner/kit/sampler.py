@@ -27,8 +27,9 @@ import torch
 from runner import compare
 
 from . import api
-from .api import Hook, KitError, Package, Params, Tensors
+from .api import Hook, KitError, Package, Params, Table, Tensors
 from .checks import chi_square
+from .mistakes import MISTAKES_TABLE
 from .sandbox_sampler import AGAIN
 from .truth import float64
 from .values import ValueChecker
@@ -40,6 +41,9 @@ DRAWS = Hook("draws", ("params", "inputs", "got"), "each law's draws, by the law
 LAW_OF = Hook("law_of", ("solution", "params", "inputs"), "the laws a [[mistakes]] solution file draws from, by "
               "name (probabilities, float64)")
 SAMPLER_HOOKS = (api.INPUTS, LAWS, DRAWS, LAW_OF, api.DESCRIBE, api.MISTAKES, api.CHECK, api.MEMORY_LIMIT)
+# problem.toml's tables a sampler problem reads: its false-rejection rate and its classic mistakes (no
+# tolerance: its draws are judged by their distribution, not within one).
+SAMPLER_TABLES: Table = {"sampler": {"false_rejection": None}, "mistakes": MISTAKES_TABLE}
 # The variance below which an ordinal law's mean is as good as fixed: its histogram alone decides.
 FIXED_MEAN_VARIANCE = 1e-9
 
@@ -162,4 +166,4 @@ def _outside(samples: torch.Tensor, categories: int, what: str) -> str | None:
             f"{'s' * (int(outside.sum()) != 1)})")
 
 
-__all__ = ["DRAWS", "LAWS", "LAW_OF", "SAMPLER_HOOKS", "Law", "SamplerChecker"]
+__all__ = ["DRAWS", "LAWS", "LAW_OF", "SAMPLER_HOOKS", "SAMPLER_TABLES", "Law", "SamplerChecker"]

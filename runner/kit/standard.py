@@ -17,10 +17,10 @@ import torch
 from runner import compare
 
 from . import sandbox
-from .api import Package, Params, Tensors
+from .api import Package, Params, Table, Tensors
 from .calls import AGAIN, describe_function, raise_problem
 from .reports import MALFORMED, TAMPERED, device_of, flag, names_reported, without_values
-from .values import ValueChecker
+from .values import VALUE_TABLES, ValueChecker
 
 # A name of one call's input or output in a test with `calls`.
 CALL_NAME = re.compile(r"\d+/")
@@ -29,6 +29,13 @@ CALL_NAME = re.compile(r"\d+/")
 REACH_SHARE = 1e-6
 # Device types a message names; any other reported one is "another device" (the name is the submission's).
 KNOWN_DEVICES = {"cpu", "cuda", "meta", "mps", "xpu"}
+# problem.toml's `[interface]`, how the kit's driver (sandbox.py) calls the submission; `[interface.reach]` sets
+# every key but `output`, which defaults to the first output.
+REACH_KEYS = ("output", "input", "dim", "up_to", "sees", "misses")
+INTERFACE: Table = {**dict.fromkeys(("call", "args", "kwargs", "outputs", "grad", "device", "records_graph",
+                                     "may_alias", "init", "init_kwargs", "frozen", "state")),
+                    "reach": dict.fromkeys(REACH_KEYS)}
+STANDARD_TABLES: Table = {**VALUE_TABLES, "interface": INTERFACE}
 
 
 def driver_source(package: Package) -> str:
@@ -328,4 +335,4 @@ class ModuleChecker(FunctionChecker):
         return f"{module}: it has learnable parameters the interface does not have"
 
 
-__all__ = ["FunctionChecker", "ModuleChecker", "driver_source"]
+__all__ = ["INTERFACE", "REACH_KEYS", "STANDARD_TABLES", "FunctionChecker", "ModuleChecker", "driver_source"]

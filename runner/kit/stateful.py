@@ -14,7 +14,7 @@ every one before it that the mistake gives; one that agrees with every later one
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import torch
@@ -22,10 +22,10 @@ import torch
 from runner import compare
 
 from . import checks
-from .api import Hook, KitError, Package, Params, Tensors
+from .api import ANY_NAME, Hook, KitError, Package, Params, Table, Tensors
 from .mistakes import MISTAKE_TOLERANCES, exactly, reproduces, same
 from .truth import load_module
-from .values import SPEC_HOOKS, ValueChecker
+from .values import SPEC_HOOKS, VALUE_TABLES, ValueChecker
 
 JUDGED = Hook("judged", ("params", "inputs", "reports"),
               "the outputs the kit judges, from what one run of the driver reported (default: the reports)")
@@ -47,13 +47,17 @@ class Comparison:
         return bool(self.atol or self.rtol)
 
 
+STATEFUL_TABLES: Table = {**VALUE_TABLES, "outputs": {ANY_NAME: {field.name: None for field in fields(Comparison)}}}
+
+
 def comparisons(package: Package) -> dict[str, Comparison]:
-    """problem.toml's `[outputs]`, by name or pattern, in order; KitError for an entry the kit cannot follow."""
+    """problem.toml's `[outputs]`, by name or pattern, in order; KitError for an entry the kit cannot follow (the
+    load refused a key STATEFUL_TABLES does not know)."""
     found = {}
     for pattern, entry in package.declared.get("outputs", {}).items():
         where = f'{package.slug}/problem.toml: [outputs."{pattern}"]'
-        if not isinstance(entry, dict) or not set(entry) <= {"judged", "exact", "atol", "rtol"}:
-            raise KitError(f"{where} sets judged, exact, or atol and rtol")
+        if not isinstance(entry, dict):
+            raise KitError(f"{where} is a table that sets judged, exact, or atol and rtol")
         flags, numbers = [entry.get(key, False) for key in ("judged", "exact")], \
             [entry.get(key, 0.0) for key in ("atol", "rtol")]
         if not all(isinstance(flag, bool) for flag in flags) or not all(
@@ -174,4 +178,5 @@ def agree(got: Tensors, outputs: Tensors, truth: Tensors, allowed: dict[str, flo
                for n in names if n in allowed and outputs.get(n) is not None)
 
 
-__all__ = ["CALL_OF", "JUDGED", "STATEFUL_HOOKS", "Comparison", "StatefulChecker", "agree", "comparisons"]
+__all__ = ["CALL_OF", "JUDGED", "STATEFUL_HOOKS", "STATEFUL_TABLES", "Comparison", "StatefulChecker", "agree",
+           "comparisons"]

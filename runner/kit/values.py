@@ -16,11 +16,14 @@ from typing import Any
 import torch
 
 from . import api, checks, memo
-from .api import Hook, Package, Params, Tensors
-from .mistakes import exactly, load_mistakes, reproduces
+from .api import Hook, Package, Params, Table, Tensors
+from .mistakes import MISTAKES_TABLE, exactly, load_mistakes, reproduces
 from .truth import load_module, run_in_float64
 
 SPEC_HOOKS = (api.INPUTS, api.TRUTH, api.DESCRIBE, api.MISTAKES, api.DIAGNOSE, api.CHECK, api.MEMORY_LIMIT)
+# The problem.toml tables every kind judged against a float64 truth reads: the tolerance and the classic mistakes.
+VALUE_TABLES: Table = {"tolerance": {"reference_multiple": None, "rounding_units": None, "scale_by": None},
+                       "mistakes": MISTAKES_TABLE}
 
 
 class ValueChecker(api.CheckerBase):
@@ -119,4 +122,4 @@ class ValueChecker(api.CheckerBase):
         return "".join(f" {note}" for note in notes if note)
 
 
-__all__ = ["SPEC_HOOKS", "ValueChecker"]
+__all__ = ["SPEC_HOOKS", "VALUE_TABLES", "ValueChecker"]

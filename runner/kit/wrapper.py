@@ -46,6 +46,8 @@ class Lessons:
     rng: str = ""
 
 
+# problem.toml's tables a wrapper problem reads: `[interface]`'s `call`, the class that wraps each block.
+WRAPPER_TABLES: api.Table = {"interface": {"call": None}}
 LESSONS = api.Hook("LESSONS", None, "a kit.Lessons: what the problem's messages add to the kit's", required=True)
 
 

@@ -177,7 +177,7 @@ def test_a_mistake_is_held_to_the_outputs_it_gives_and_the_one_giving_the_later_
 
 
 @pytest.mark.parametrize("entry, refusal", [
-    ('total = { exakt = true }', "sets judged, exact, or atol and rtol"),
+    ('total = true', "is a table that sets judged, exact, or atol and rtol"),
     ('total = { exact = true, atol = 1e-3 }', "exact or within atol and rtol, not both"),
     ('total = { atol = -1.0 }', "numbers >= 0"),
     ('total = { judged = "no" }', "true or false"),

@@ -100,3 +100,59 @@ def test_a_checker_is_imported_once_per_version_however_often_its_problem_is_loa
     changed = load_problem("checkpointed-block", tmp_path).checker
     assert changed is not copied
     assert load_problem("checkpointed-block", tmp_path).checker is changed
+
+
+
+# Each table of problem.toml a kind reads refuses a key it does not know, naming it and the keys it knows: the
+# misspelt key would otherwise be ignored and what it meant to set left at its default (a forbidden list
+# dropped, a tolerance or a rule not applied). Each case edits a real package of the kind: (what the refusal
+# calls the table, the package, the text replaced, the text put instead, the key refused, the keys it knows).
+MISSPELT = [
+    ("a function problem", "stable-softmax", "forbidden = [", "forbiden = [", "forbiden",
+     "difficulty, entry_points, follow_ups, forbidden, interface, kind, limits, mistakes, modules, needs, tags, "
+     "tests, title, tolerance, topics, world_size"),
+    ("a function problem", "stable-softmax", "[tolerance]", "[outputs]\ny = {}\n\n[tolerance]", "outputs",
+     "difficulty, "),
+    ("[interface]", "stable-softmax", 'kwargs = ["dim"]', 'kwarg = ["dim"]', "kwarg", "args, call, device, "),
+    ("[interface.reach]", "mhsa", "[interface.reach]\n", "[interface.reach]\nups_to = 4\n", "ups_to",
+     "dim, input, misses, output, sees, up_to"),
+    ("[tolerance]", "stable-softmax", 'scale_by = ["x"]', 'scale = ["x"]', "scale",
+     "reference_multiple, rounding_units, scale_by"),
+    ("[limits]", "stable-softmax", "wall_s = 120", "wall_seconds = 120", "wall_seconds", "collective_timeout_s, "),
+    ("[[tests]]", "stable-softmax", 'name = "rows-last-dim"\nsample = true', 'name = "rows-last-dim"\nsampel = true',
+     "sampel", "name, params, sample, timed"),
+    ("[[mistakes]]", "rmsnorm", "says = ", "sayz = ", "sayz", "says, solution, spec, when, with"),
+    ("[outputs.codes]", "int8-quantize", "codes = { exact = true }", "codes = { exakt = true }", "exakt",
+     "atol, exact, judged, rtol"),
+    ("a stateful problem", "int8-quantize", "[outputs]", "[interface]\ncall = 'quantize'\n\n[outputs]",
+     "interface", "difficulty, "),
+    ("[sampler]", "sampling", "false_rejection = ", "false_rejections = ", "false_rejections", "false_rejection"),
+    ("a sampler problem", "sampling", "[sampler]", "[tolerance]\nrounding_units = 4.0\n\n[sampler]",
+     "tolerance", "difficulty, "),
+    ("[ranks]", "tp-mlp", "relative_tolerance = ", "relative_tolerence = ", "relative_tolerence", "holdings, only, "),
+    ("[ranks.holdings]", "tp-mlp", 'split = ["fc1.weight"', 'splits = ["fc1.weight"', "splits",
+     "after, holder, lesson, share, split, whole"),
+    ("[ranks.refusal]", "tp-mlp", 'divides = "d_hidden"', 'divide = "d_hidden"', "divide", "divides, raises, says"),
+    ("[ranks.phases.forward]", "tp-mlp", 'says = "the forward pass"\nall_reduce = 1',
+     'says = "the forward pass"\nallreduce = 1', "allreduce", "all_gather, all_reduce, all_to_all, at_most, "),
+    ("[ranks.timeout]", "ring-allreduce", "[ranks.timeout]\n", "[ranks.timeout]\nall_sendin = 'x'\n", "all_sendin",
+     "all_sending, says"),
+    ("[ranks.sent]", "ring-allreduce", "[ranks.sent]\n", "[ranks.sent]\nover = 'x'\n", "over",
+     "every_over, one_over, under"),
+    ("[interface]", "checkpointed-block", 'call = "CheckpointedBlock"', 'call = "CheckpointedBlock"\nargs = ["x"]',
+     "args", "call)"),
+]
+
+
+@pytest.mark.parametrize(("where", "slug", "written", "misspelt", "key", "knows"), MISSPELT,
+                         ids=[f"{slug} {where}" for where, slug, *_ in MISSPELT])
+def test_a_key_its_kind_does_not_read_is_refused_naming_it_and_the_keys_it_knows(tmp_path, where, slug, written,
+                                                                                 misspelt, key, knows):
+    shutil.copytree(ROOT / "problems" / slug, tmp_path / slug)
+    toml = tmp_path / slug / "problem.toml"
+    assert written in toml.read_text()
+    toml.write_text(toml.read_text().replace(written, misspelt, 1))
+    with pytest.raises(ProblemError) as refused:
+        load_problem(slug, tmp_path)
+    said = f"problem '{slug}': problem.toml: {where} has no key {key!r} (it knows {knows}"
+    assert str(refused.value).startswith(said)
