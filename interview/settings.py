@@ -1,7 +1,9 @@
 """Django settings, read from the environment (every variable is documented in docs/settings.md).
 
-The defaults serve one person on one laptop: SQLite, DEBUG on, an embedded queue. DJANGO_ENV=production
-marks a multi-user deployment, where a missing secret key or DEBUG left on stops the process at start-up.
+The defaults serve one person on one laptop: SQLite, an embedded queue, and DEBUG off, so the default install
+behaves as deployed (the site's own error pages, static files served by WhiteNoise); DJANGO_DEBUG=1 turns it on
+while developing. DJANGO_ENV=production marks a multi-user deployment, where a missing secret key or DEBUG left
+on stops the process at start-up.
 """
 
 import os
@@ -26,7 +28,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_ENV=production")
     SECRET_KEY = "django-insecure-local-only-never-deploy-this-key"
 
-DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DJANGO_DEBUG must be off when DJANGO_ENV=production")
 

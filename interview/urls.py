@@ -4,7 +4,7 @@ from django.urls import path
 from pygments import __version__ as pygments_version
 
 from interview.views import (
-    accounts, api, drills, editor_settings, health, hints, mock_interview_api, mock_interviews, pages, practice,
+    accounts, api, drills, editor_settings, errors, health, hints, mock_interview_api, mock_interviews, pages, practice,
     problem_sets, problems, questions, submissions,
 )
 
@@ -69,3 +69,6 @@ urlpatterns = [
     path(f"assets/pygments-{pygments_version}.css", pages.pygments_css_view, name="pygments_css"),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = errors.page_not_found_view
+handler500 = errors.server_error_view
