@@ -39,19 +39,28 @@ class ThrottledLoginView(auth_views.LoginView):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=100, label="What is it for?", initial="My editor",
-                           help_text="A name to recognise the token by, e.g. the machine or the editor using it.")
+    name = forms.CharField(
+        max_length=100, label="What is it for?",
+        widget=forms.TextInput(attrs={"placeholder": "My editor"}),
+        help_text="A name to recognise the token by, e.g. the machine or the editor using it.",
+    )
+
+
+# The session key under which a new token waits for the one page that shows it.
+ISSUED_TOKEN_KEY = "issued_api_token"
 
 
 @login_required
 def profile_view(request):
-    """The account page: API tokens (a new one is shown once, right after it is made)."""
+    """The account page: API tokens. Creating one redirects, so a reload makes no second token; the new token
+    is kept in the session only until that next page has shown it, once."""
     form = TokenForm(request.POST or None)
-    issued = None
     if request.method == "POST" and form.is_valid():
         issued = api_token_create(user=request.user, name=form.cleaned_data["name"])
-        form = TokenForm()
-    context = {"form": form, "issued": issued, "tokens": request.user.api_tokens.all()}
+        request.session[ISSUED_TOKEN_KEY] = {"name": issued.record.name, "token": issued.token}
+        return redirect("profile")
+    context = {"form": form, "issued": request.session.pop(ISSUED_TOKEN_KEY, None),
+               "tokens": request.user.api_tokens.all()}
     return render(request, "registration/profile.html", context)
 
 
