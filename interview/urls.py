@@ -5,11 +5,12 @@ from pygments import __version__ as pygments_version
 
 from interview.views import (
     accounts, api, drills, editor_settings, errors, health, hints, mock_interview_api, mock_interviews, pages, practice,
-    problem_sets, problems, questions, submissions,
+    problem_sets, problems, questions, search, submissions,
 )
 
 urlpatterns = [
     path("", pages.home_view, name="home"),
+    path("search/", search.search_view, name="search"),
     path("questions/", questions.question_list_view, name="question_list"),
     path("questions/<slug:slug>/", questions.question_detail_view, name="question_detail"),
     path("problems/", problems.problem_list_view, name="problem_list"),

@@ -130,6 +130,7 @@ def interview_items(site: Site) -> list[str]:
 # Each page's URLs, from the site's rows; the MHSA question because its prompt carries a listing.
 PAGES: dict[str, Callable[[Site], list[str]]] = {
     "home": lambda site: [reverse("home")],
+    "search": lambda site: [reverse("search"), reverse("search") + "?q=attension"],
     "question_list": lambda site: [reverse("question_list"), reverse("question_list") + "?q=KV+cache",
                                    reverse("question_list") + "?topic=attention"],
     "question_detail": lambda site: [reverse("question_detail", args=["mhsa-from-scratch"])],

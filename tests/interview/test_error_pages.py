@@ -31,7 +31,7 @@ def test_a_404_on_the_default_settings_shows_the_sites_page_not_djangos_list_of_
     assert result.returncode == 0, result.stderr
     status, page = result.stdout.split("\n", 1)
     assert status == "False 404"
-    assert "That page does not exist" in page and 'action="/questions/"' in page
+    assert "That page does not exist" in page and 'action="/search/"' in page
     assert "URLconf" not in page and "questions/&lt;slug:slug&gt;/" not in page
 
 
