@@ -115,6 +115,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Mail, which carries password resets: SMTP where EMAIL_HOST is set (a deployment); otherwise each message is
+# a file under EMAIL_FILE_PATH, where the one person of the default install reads the reset link (README).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_FILE_PATH = Path(env_str("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail")))
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Interview Trainer <noreply@localhost>")
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
