@@ -14,7 +14,7 @@ from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from interview.content.problem_sets import ITEM_KINDS
+from interview.content.problem_sets import ITEM_KINDS, MINUTES_RANGE
 from interview.content.questions import key_point_problems
 from interview.models import (
     ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Status, Submission, Topic, WorkerHeartbeat,
@@ -373,6 +373,14 @@ class ProblemSetAdminForm(forms.ModelForm):
                 'Its URL: <code>/sets/<span class="set-slug-preview">{}</span>/</code>',
                 self.instance.slug or "…",
             )
+
+    def clean_time_budget_minutes(self):
+        # The range a set's file may state: a mock interview of the set is sat for its budget.
+        minutes = self.cleaned_data["time_budget_minutes"]
+        low, high = MINUTES_RANGE
+        if minutes is not None and not low <= minutes <= high:
+            raise forms.ValidationError(f"A whole number of minutes from {low} to {high}.")
+        return minutes
 
 
 @admin.register(ProblemSet)

@@ -217,6 +217,13 @@ def test_the_item_pickers_offer_the_best_title_match_first(curator, real_bank):
         "Numerically stable softmax", "FlashAttention forward: tiled online softmax", "Softmaxed logits"]
 
 
+@pytest.mark.parametrize("minutes", ["4", "241"])
+def test_a_time_budget_a_mock_interview_could_not_be_sat_for_is_refused_in_the_admin(curator, minutes):
+    response = curator.post(ADD_URL, inline_form(set_fields(time_budget_minutes=minutes), []))
+    assert "A whole number of minutes from 5 to 240." in response.content.decode()
+    assert not ProblemSet.objects.exists()
+
+
 def test_the_sets_page_renders_each_sets_description_as_markdown(client):
     make_set(QuestionFactory(), description="The **attention** questions, from `softmax(QK^T)` up.")
     html = client.get("/sets/").content.decode()
