@@ -3,15 +3,18 @@ git is their source of truth. Submissions are read-only too, with the history of
 judged again. Problem sets come from git as well, and more can be written here, by staff or the `curators`
 group (created by migration 0005: sets, and reading the bank, nothing else)."""
 
+import re
+
 from django import forms
 from django.contrib import admin
 from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.db.models.functions import Length
 from django.template.loader import render_to_string
 from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from interview.content.problem_sets import ITEM_KINDS
+from interview.content.problem_sets import ITEM_KINDS, MINUTES_RANGE
 from interview.content.questions import key_point_problems
 from interview.models import (
     ApiToken, Origin, Problem, ProblemSet, ProblemSetItem, Question, Status, Submission, Topic, WorkerHeartbeat,
@@ -52,21 +55,28 @@ class RankedByTitle:
         term = search_term.strip()
         if not term:
             return queryset, may_have_duplicates
-        ranked = queryset.annotate(title_match=title_match_rank(term)).order_by("title_match", "title")
+        # Among equal matches the shorter title first: the term is more of what it names ("Numerically stable
+        # softmax" before "FlashAttention forward: tiled online softmax").
+        ranked = queryset.annotate(title_match=title_match_rank(term)).order_by("title_match", Length("title"),
+                                                                                  "title")
         return ranked, may_have_duplicates
 
 
 def title_match_rank(term: str) -> Case:
-    """0 for the title itself, then a title starting with the term, containing it, holding each of its words."""
+    """0 for the title itself, then a title holding the term as a whole word, starting with it, containing it,
+    holding each of its words."""
     every_word = Q()
     for word in term.split():
         every_word &= Q(title__icontains=word)
+    # A word boundary both PostgreSQL's and Python's (SQLite's) regular expressions read alike.
+    whole_word = rf"(^|[^a-z0-9]){re.escape(term)}([^a-z0-9]|$)"
     return Case(
         When(title__iexact=term, then=Value(0)),
-        When(title__istartswith=term, then=Value(1)),
-        When(title__icontains=term, then=Value(2)),
-        When(every_word, then=Value(3)),
-        default=Value(4),
+        When(title__iregex=whole_word, then=Value(1)),
+        When(title__istartswith=term, then=Value(2)),
+        When(title__icontains=term, then=Value(3)),
+        When(every_word, then=Value(4)),
+        default=Value(5),
         output_field=IntegerField(),
     )
 
@@ -363,6 +373,14 @@ class ProblemSetAdminForm(forms.ModelForm):
                 'Its URL: <code>/sets/<span class="set-slug-preview">{}</span>/</code>',
                 self.instance.slug or "…",
             )
+
+    def clean_time_budget_minutes(self):
+        # The range a set's file may state: a mock interview of the set is sat for its budget.
+        minutes = self.cleaned_data["time_budget_minutes"]
+        low, high = MINUTES_RANGE
+        if minutes is not None and not low <= minutes <= high:
+            raise forms.ValidationError(f"A whole number of minutes from {low} to {high}.")
+        return minutes
 
 
 @admin.register(ProblemSet)

@@ -1,6 +1,10 @@
-"""Password log-ins, throttled per account and per address; used by the site's log-in page and the admin's."""
+"""Password log-ins, throttled per account and per address; used by the site's log-in page and the admin's, and
+by the forms that ask for a password again (changing it, deleting the account)."""
+
+from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import authenticate
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import caches
@@ -65,6 +69,26 @@ class ThrottledModelBackend(ModelBackend):
         return user
 
 
+def throttled(wait: timedelta, what: str = "failed log-ins") -> ValidationError:
+    """The error that says plainly that attempts are throttled, and for how long."""
+    minutes = max(1, round(wait.total_seconds() / 60))
+    return ValidationError(
+        f"Too many {what} for this account or from this address. Try again in {minutes} "
+        f"minute{'s' if minutes != 1 else ''}.",
+        code="throttled",
+    )
+
+
+def check_own_password(request, user, password: str) -> None:
+    """ValidationError unless password is user's; checked like a log-in, so a wrong one counts and guessing
+    through a password form is throttled as it is through the log-in page."""
+    wait = login_wait(username=user.get_username(), ip=client_address(request))
+    if wait:
+        raise throttled(wait)
+    if authenticate(request, username=user.get_username(), password=password) is None:
+        raise ValidationError("That is not your current password.", code="password_incorrect")
+
+
 class ThrottledAuthenticationForm(AuthenticationForm):
     """The log-in form, saying plainly when log-ins are throttled rather than calling the password wrong."""
 
@@ -72,10 +96,5 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         wait = login_wait(username=username, ip=client_address(self.request)) if username else None
         if wait:
-            minutes = max(1, round(wait.total_seconds() / 60))
-            raise ValidationError(
-                f"Too many failed log-ins for this account or from this address. Try again in {minutes} "
-                f"minute{'s' if minutes != 1 else ''}.",
-                code="throttled",
-            )
+            raise throttled(wait)
         return super().clean()

@@ -1,7 +1,9 @@
 """Django settings, read from the environment (every variable is documented in docs/settings.md).
 
-The defaults serve one person on one laptop: SQLite, DEBUG on, an embedded queue. DJANGO_ENV=production
-marks a multi-user deployment, where a missing secret key or DEBUG left on stops the process at start-up.
+The defaults serve one person on one laptop: SQLite, an embedded queue, and DEBUG off, so the default install
+behaves as deployed (the site's own error pages, static files served by WhiteNoise); DJANGO_DEBUG=1 turns it on
+while developing. DJANGO_ENV=production marks a multi-user deployment, where a missing secret key or DEBUG left
+on stops the process at start-up.
 """
 
 import os
@@ -26,7 +28,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_ENV=production")
     SECRET_KEY = "django-insecure-local-only-never-deploy-this-key"
 
-DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DJANGO_DEBUG must be off when DJANGO_ENV=production")
 
@@ -112,6 +114,19 @@ AUTHENTICATION_BACKENDS = ["interview.auth.ThrottledModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Mail, which carries password resets: SMTP where EMAIL_HOST is set (a deployment); otherwise each message is
+# a file under EMAIL_FILE_PATH, where the one person of the default install reads the reset link (README).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_FILE_PATH = Path(env_str("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail")))
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Interview Trainer <noreply@localhost>")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

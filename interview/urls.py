@@ -4,12 +4,13 @@ from django.urls import path
 from pygments import __version__ as pygments_version
 
 from interview.views import (
-    accounts, api, drills, editor_settings, health, hints, mock_interview_api, mock_interviews, pages, practice,
-    problem_sets, problems, questions, submissions,
+    accounts, api, drills, editor_settings, errors, health, hints, mock_interview_api, mock_interviews, pages, practice,
+    problem_sets, problems, questions, search, submissions,
 )
 
 urlpatterns = [
     path("", pages.home_view, name="home"),
+    path("search/", search.search_view, name="search"),
     path("questions/", questions.question_list_view, name="question_list"),
     path("questions/<slug:slug>/", questions.question_detail_view, name="question_detail"),
     path("problems/", problems.problem_list_view, name="problem_list"),
@@ -65,7 +66,22 @@ urlpatterns = [
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", accounts.profile_view, name="profile"),
+    path("accounts/email", accounts.account_email_view, name="account_email"),
+    path("accounts/delete/", accounts.account_delete_view, name="account_delete"),
+    path("accounts/password/change/", accounts.ThrottledPasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(
+        template_name="registration/account_password_change_done.html"), name="password_change_done"),
+    path("accounts/password/reset/", accounts.ThrottledPasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(
+        template_name="registration/account_password_reset_sent.html"), name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        template_name="registration/account_password_reset_confirm.html"), name="password_reset_confirm"),
+    path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(
+        template_name="registration/account_password_reset_done.html"), name="password_reset_complete"),
     path("accounts/tokens/<int:pk>/revoke", accounts.api_token_revoke_view, name="api_token_revoke"),
     path(f"assets/pygments-{pygments_version}.css", pages.pygments_css_view, name="pygments_css"),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = errors.page_not_found_view
+handler500 = errors.server_error_view

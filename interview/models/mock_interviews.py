@@ -24,6 +24,12 @@ from interview.models.submissions import Submission
 DURATIONS = (30, 45, 60, 90)
 
 
+def durations_for(problem_set: ProblemSet | None) -> tuple[int, ...]:
+    """The minutes an interview may be sat for: DURATIONS, and a set's own time budget, whatever its length."""
+    budget = problem_set.time_budget_minutes if problem_set is not None else None
+    return tuple(sorted({*DURATIONS, budget})) if budget else DURATIONS
+
+
 class Level(models.TextChoices):
     JUNIOR = "junior", "Junior"
     MID = "mid", "Mid-level"

@@ -36,8 +36,8 @@ class ProblemSet(models.Model):
     is_published = models.BooleanField("published", default=False,
                                        help_text="Only published sets are listed and can be practised.")
     time_budget_minutes = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Optional: the minutes it should take; a mock interview of it starts "
-                                         "with the nearest duration.",
+        null=True, blank=True, help_text="Optional: the minutes it should take; a mock interview of it may be sat "
+                                         "for them, whatever their number.",
     )
     origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.ADMIN, editable=False)
     source_path = models.CharField(

@@ -89,6 +89,27 @@ def loop_drills(*, level: str, rng: random.Random, problems: list[Problem] = ())
     return _by_preference(list(drills), question_levels, rng)[:LOOP_DRILLS.get(Level(level), 0)]
 
 
+def asked_in_order(targets: list, drills: list) -> list[tuple]:
+    """What the interview asks, in order, as (question, problem or drill; whether it follows up the problem
+    before it): the drills before the first coding problem, and after each coding problem its follow-ups,
+    those the interview does not ask already."""
+    first_problem = next((index for index, target in enumerate(targets) if isinstance(target, Problem)),
+                         len(targets))
+    listed = [*targets[:first_problem], *drills, *targets[first_problem:]]
+    seen = {(type(target), target.pk) for target in listed}
+    asked = []
+    for target in listed:
+        asked.append((target, False))
+        if not isinstance(target, Problem):
+            continue
+        for follow_up in target.follow_ups.select_related("question", "drill"):
+            extra = follow_up.target
+            if (type(extra), extra.pk) not in seen and extra.retired_at is None:
+                seen.add((type(extra), extra.pk))
+                asked.append((extra, True))
+    return asked
+
+
 def running_interview(*, user) -> MockInterview | None:
     """The user's interview still on the clock, if any."""
     return (MockInterview.objects.filter(user=user, state=InterviewState.IN_PROGRESS, ends_at__gt=timezone.now())
@@ -148,7 +169,8 @@ class ItemReport:
     weight: int
     seconds: int
     key_points: list[dict] = field(default_factory=list)  # {text, covered, matched, evidence}
-    submission: Submission | None = None
+    submission: Submission | None = None  # the one that counts
+    attempts: list[Submission] = field(default_factory=list)  # every submission of all tests, oldest first
     pending: int = 0  # submissions still being judged
     worked: Worked | None = None  # a drill's numbers and worked solution
 
@@ -213,7 +235,8 @@ def _problem_report(item: MockInterviewItem, now: datetime) -> ItemReport:
     else:
         score = PARTIAL_CREDIT * best.passed / (best.tests_total or 1)
     pending = sum(1 for submission in submissions if submission.is_active)
-    return ItemReport(item, score, PROBLEM_WEIGHT, seconds_spent(item, now), submission=best, pending=pending)
+    return ItemReport(item, score, PROBLEM_WEIGHT, seconds_spent(item, now), submission=best,
+                      attempts=submissions[::-1], pending=pending)
 
 
 def _drill_report(item: MockInterviewItem, now: datetime) -> ItemReport:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from interview.models import DrillCard, ProblemSet, ProblemSetItem, ReviewCard
+from interview.selectors.mock_interviews import asked_in_order
 from interview.selectors.practice import solved_problem_ids
 
 # What an item of a set is to a user: a question or drill recalled (last rated Good or Easy), or a problem solved.
@@ -64,11 +65,26 @@ def set_progress(*, user, problem_set: ProblemSet, items: list[ProblemSetItem] |
                        total=len(items))
 
 
-def published_sets_with_progress(*, user) -> list[ProblemSet]:
-    """Published sets, each with `progress` for the user."""
+def follow_up_count(items: list[ProblemSetItem]) -> int:
+    """The follow-ups a mock interview of these items asks after their coding problems, beyond the items."""
+    targets = [item.target for item in items]
+    return len(asked_in_order(targets, [])) - len(targets)
+
+
+def published_sets_with_follow_ups() -> list[ProblemSet]:
+    """Published sets, each with `live_items` (retired ones left out) and `follow_up_count`, so that a set's
+    listed length is the length of its interview."""
     sets = list(published_sets().prefetch_related(
         Prefetch("items", queryset=ProblemSetItem.objects.select_related("question", "problem", "drill"))))
     for problem_set in sets:
-        items = [item for item in problem_set.items.all() if item.target.retired_at is None]
-        problem_set.progress = set_progress(user=user, problem_set=problem_set, items=items)
+        problem_set.live_items = [item for item in problem_set.items.all() if item.target.retired_at is None]
+        problem_set.follow_up_count = follow_up_count(problem_set.live_items)
+    return sets
+
+
+def published_sets_with_progress(*, user) -> list[ProblemSet]:
+    """Published sets, each with `follow_up_count` and `progress` for the user."""
+    sets = published_sets_with_follow_ups()
+    for problem_set in sets:
+        problem_set.progress = set_progress(user=user, problem_set=problem_set, items=problem_set.live_items)
     return sets

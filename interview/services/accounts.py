@@ -1,13 +1,15 @@
-"""Writes about signing in: API tokens, and the failed log-ins that throttle password guessing."""
+"""Writes about accounts: API tokens, the failed log-ins that throttle password guessing, the password reset
+requests throttled alike, the e-mail address, and deleting an account with everything it holds."""
 
 import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
-from interview.models import ApiToken, LoginFailure
+from interview.models import ApiToken, LoginFailure, Status, Submission
 
 TOKEN_PREFIX = "itk_"
 # Failed log-ins counted over this window: a few per account stops guessing one password; more per address
@@ -78,3 +80,35 @@ def login_failure_record(*, username: str, ip: str | None) -> None:
 def login_failures_clear(*, username: str) -> None:
     """A successful log-in clears the account's failures (the address's stay counted)."""
     LoginFailure.objects.filter(username=username.strip().lower()).delete()
+
+
+def _reset_key(email: str) -> str:
+    # Counted beside the failed log-ins, under a name no user name can take (user names have no ':').
+    return f"password-reset:{email.strip().lower()}"
+
+
+def password_reset_wait(*, email: str, ip: str | None) -> timedelta | None:
+    """How long until a reset may be asked for this address (or from this client address) again, or None.
+
+    Each request counts as a failed log-in does, so neither an inbox nor the outgoing mail can be flooded."""
+    return login_wait(username=_reset_key(email), ip=ip)
+
+
+def password_reset_record(*, email: str, ip: str | None) -> None:
+    login_failure_record(username=_reset_key(email), ip=ip)
+
+
+def account_email_set(*, user, email: str) -> None:
+    user.email = email.strip()
+    user.save(update_fields=["email"])
+
+
+def account_delete(*, user) -> None:
+    """Delete the account and, by cascade, everything it holds (submissions, drafts, reviews, interviews,
+    tokens, settings), and the failed log-ins counted against its name."""
+    with transaction.atomic():
+        LoginFailure.objects.filter(username=user.get_username().lower()).delete()
+        # Deleting a judgement first empties the submission's pointer to it (SET_NULL), which a finished
+        # submission may not be without; the submissions go with the user in the same transaction anyway.
+        Submission.objects.filter(user=user).update(status=Status.ERROR)
+        user.delete()

@@ -17,8 +17,8 @@ from interview.models import (
     Drill, DrillAttempt, InterviewState, Level, MockInterview, MockInterviewItem, MockInterviewSubmission, Problem,
     ProblemSet,
 )
-from interview.models.mock_interviews import DURATIONS
-from interview.selectors.mock_interviews import follow_up_wait, generated_loop, loop_drills
+from interview.models.mock_interviews import durations_for
+from interview.selectors.mock_interviews import asked_in_order, follow_up_wait, generated_loop, loop_drills
 from interview.selectors.problem_sets import set_items
 from interview.services.drills import drill_answer_grade, drill_attempt_start
 from interview.services.submissions import Created, submission_create
@@ -44,11 +44,12 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
     """Start a new interview on the server's clock: a set's items, or a loop generated for level.
 
     `duration` overrides the minutes for tests that need an interview of a few seconds; users pick one of
-    DURATIONS.
+    durations_for(problem_set).
     """
     if duration is None:
-        if duration_minutes not in DURATIONS:
-            raise InterviewError(f"Pick a duration of {', '.join(map(str, DURATIONS))} minutes.")
+        allowed = durations_for(problem_set)
+        if duration_minutes not in allowed:
+            raise InterviewError(f"Pick a duration of {', '.join(map(str, allowed))} minutes.")
         duration = timedelta(minutes=duration_minutes)
     drills = []
     if problem_set is not None:
@@ -69,34 +70,13 @@ def mock_interview_start(*, user, duration_minutes: int, problem_set: ProblemSet
                                                  duration_minutes=duration_minutes, started_at=now,
                                                  ends_at=now + duration)
         problem_item = None
-        for position, (target, is_follow_up) in enumerate(_asked(targets, drills), start=1):
+        for position, (target, is_follow_up) in enumerate(asked_in_order(targets, drills), start=1):
             item = MockInterviewItem.objects.create(interview=interview, position=position,
                                                     follows=problem_item if is_follow_up else None,
                                                     **_item_row(target, user=user, now=now))
             if item.is_problem:
                 problem_item = item
     return interview
-
-
-def _asked(targets: list, drills: list) -> list[tuple]:
-    """What the interview asks, in order, as (question, problem or drill; whether it follows up the problem
-    before it): the drills before the first coding problem, and after each coding problem its follow-ups,
-    those the interview does not ask already."""
-    first_problem = next((index for index, target in enumerate(targets) if isinstance(target, Problem)),
-                         len(targets))
-    listed = [*targets[:first_problem], *drills, *targets[first_problem:]]
-    seen = {(type(target), target.pk) for target in listed}
-    asked = []
-    for target in listed:
-        asked.append((target, False))
-        if not isinstance(target, Problem):
-            continue
-        for follow_up in target.follow_ups.select_related("question", "drill"):
-            extra = follow_up.target
-            if (type(extra), extra.pk) not in seen and extra.retired_at is None:
-                seen.add((type(extra), extra.pk))
-                asked.append((extra, True))
-    return asked
 
 
 def _item_row(target, *, user, now: datetime) -> dict:

@@ -27,7 +27,7 @@ from interview.selectors.mock_interviews import (
     PARTIAL_CREDIT, PROBLEM_WEIGHT, follow_up_wait, interview_report, item_submissions, past_interviews,
     running_interview,
 )
-from interview.selectors.problem_sets import published_sets
+from interview.selectors.problem_sets import published_sets_with_follow_ups
 from interview.selectors.rubric import interview_rubric
 from interview.services.mock_interviews import (
     InterviewError, InterviewOver, mock_interview_answer, mock_interview_correct, mock_interview_estimate,
@@ -38,15 +38,22 @@ from interview.views.problems import EDITOR_SCRIPT, EDITOR_STYLESHEET
 from interview.views.submission_requests import IDEMPOTENCY_KEY_MAX
 
 
+# The duration field's value for "as long as the set's own time budget", and the minutes of a set without one.
+SET_BUDGET = "budget"
+DEFAULT_SET_MINUTES = 60
+
+
 @login_required
 def mock_interview_list_view(request):
     context = {
         "running": running_interview(user=request.user),
         "interviews": past_interviews(user=request.user),
-        "sets": published_sets(),
+        "sets": published_sets_with_follow_ups(),
         "levels": Level.choices,
         "durations": DURATIONS,
         "chosen_set": request.GET.get("set", ""),
+        "SET_BUDGET": SET_BUDGET,
+        "default_set_minutes": DEFAULT_SET_MINUTES,
     }
     return render(request, "interview/mock_interviews/list.html", context)
 
@@ -57,7 +64,11 @@ def mock_interview_start_view(request):
     slug = request.POST.get("set", "")
     problem_set = get_object_or_404(ProblemSet.objects.published(), slug=slug) if slug else None
     try:
-        minutes = int(request.POST.get("duration", ""))
+        duration = request.POST.get("duration", "")
+        if duration == SET_BUDGET and problem_set is not None:
+            minutes = problem_set.time_budget_minutes or DEFAULT_SET_MINUTES
+        else:
+            minutes = int(duration)
         interview = mock_interview_start(user=request.user, duration_minutes=minutes, problem_set=problem_set,
                                          level=request.POST.get("level", ""))
     except (ValueError, InterviewError) as error:

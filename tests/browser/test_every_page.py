@@ -14,10 +14,13 @@ from datetime import timedelta
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth.tokens import default_token_generator
 from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
 from interview.models import Drill, MockInterviewItem, Problem, ProblemSet, Question, Submission, Topic
@@ -58,7 +61,7 @@ NOT_PAGES = {
     "mock_interview_submit": "a POST target", "mock_interview_estimate": "a POST target",
     "mock_interview_key_points": "a POST target", "mock_interview_finish": "a POST target",
     "mock_interview_detail": "redirects to the interview's current item or its report",
-    "logout": "a POST target", "api_token_revoke": "a POST target",
+    "logout": "a POST target", "api_token_revoke": "a POST target", "account_email": "a POST target",
     "healthz": "JSON for monitoring", "pygments_css": "a stylesheet the pages load",
     "admin:logout": "a POST target", "admin:jsi18n": "a script the admin loads",
     "admin:autocomplete": "JSON for the admin's widgets", "admin:view_on_site": "a redirect to the object's page",
@@ -130,6 +133,7 @@ def interview_items(site: Site) -> list[str]:
 # Each page's URLs, from the site's rows; the MHSA question because its prompt carries a listing.
 PAGES: dict[str, Callable[[Site], list[str]]] = {
     "home": lambda site: [reverse("home")],
+    "search": lambda site: [reverse("search"), reverse("search") + "?q=attension"],
     "question_list": lambda site: [reverse("question_list"), reverse("question_list") + "?q=KV+cache",
                                    reverse("question_list") + "?topic=attention"],
     "question_detail": lambda site: [reverse("question_detail", args=["mhsa-from-scratch"])],
@@ -151,6 +155,14 @@ PAGES: dict[str, Callable[[Site], list[str]]] = {
     "signup": lambda site: [reverse("signup")],
     "login": lambda site: [reverse("login")],
     "profile": lambda site: [reverse("profile")],
+    "account_delete": lambda site: [reverse("account_delete")],
+    "password_change": lambda site: [reverse("password_change")],
+    "password_change_done": lambda site: [reverse("password_change_done")],
+    "password_reset": lambda site: [reverse("password_reset")],
+    "password_reset_done": lambda site: [reverse("password_reset_done")],
+    "password_reset_confirm": lambda site: [reverse("password_reset_confirm", args=[
+        urlsafe_base64_encode(force_bytes(site.user.pk)), default_token_generator.make_token(site.user)])],
+    "password_reset_complete": lambda site: [reverse("password_reset_complete")],
 }
 
 

@@ -210,6 +210,33 @@ def test_the_item_pickers_offer_the_best_title_match_first(curator, real_bank):
     ProblemFactory(title="Causal mask", slug="causal-mask", statement_markdown="Unlike multi-head attention...")
     ProblemFactory(title="Multi-head self-attention", slug="mhsa")
     assert picked(curator, "problem", "multi-head") == ["Multi-head self-attention"]
+    ProblemFactory(title="FlashAttention forward: tiled online softmax", slug="flash-attention-forward")
+    ProblemFactory(title="Numerically stable softmax", slug="stable-softmax")
+    ProblemFactory(title="Softmaxed logits", slug="softmaxed")
+    assert picked(curator, "problem", "softmax") == [
+        "Numerically stable softmax", "FlashAttention forward: tiled online softmax", "Softmaxed logits"]
+
+
+@pytest.mark.parametrize("minutes", ["4", "241"])
+def test_a_time_budget_a_mock_interview_could_not_be_sat_for_is_refused_in_the_admin(curator, minutes):
+    response = curator.post(ADD_URL, inline_form(set_fields(time_budget_minutes=minutes), []))
+    assert "A whole number of minutes from 5 to 240." in response.content.decode()
+    assert not ProblemSet.objects.exists()
+
+
+def test_the_sets_page_renders_each_sets_description_as_markdown(client):
+    make_set(QuestionFactory(), description="The **attention** questions, from `softmax(QK^T)` up.")
+    html = client.get("/sets/").content.decode()
+    assert "<strong>attention</strong>" in html and "<code>softmax(QK^T)</code>" in html and "**" not in html
+
+
+def test_a_set_is_sat_for_its_own_time_budget_from_the_interviews_page(client):
+    user = UserFactory()
+    client.force_login(user)
+    problem_set = make_set(QuestionFactory(), time_budget_minutes=150)
+    assert '<input type="radio" name="duration" value="budget" checked>' in client.get("/mock-interviews/").content.decode()
+    client.post("/mock-interviews/start", {"set": problem_set.slug, "duration": "budget"})
+    assert user.mock_interviews.get().duration_minutes == 150
 
 
 def test_the_id_field_previews_the_sets_url(curator):

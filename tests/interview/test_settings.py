@@ -84,3 +84,21 @@ def test_a_boolean_setting_that_is_not_a_boolean_is_refused(value):
     result = _start_settings(DJANGO_DEBUG=value)
     assert result.returncode != 0
     assert "is not a boolean" in result.stderr
+
+
+def _mail_settings(**overrides: str) -> str:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "EMAIL_"))}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings as s; "
+                               "print(s.EMAIL_BACKEND, s.EMAIL_FILE_PATH, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS)"],
+        cwd=ROOT, env={**environment, **overrides, "DJANGO_SETTINGS_MODULE": "interview.settings"},
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_mail_goes_to_files_under_var_mail_by_default_and_to_smtp_once_a_host_is_set():
+    assert _mail_settings() == (f"django.core.mail.backends.filebased.EmailBackend {ROOT / 'var' / 'mail'}  587 True")
+    assert _mail_settings(EMAIL_HOST="smtp.example.org", EMAIL_PORT="465", EMAIL_USE_TLS="0") == (
+        f"django.core.mail.backends.smtp.EmailBackend {ROOT / 'var' / 'mail'} smtp.example.org 465 False")

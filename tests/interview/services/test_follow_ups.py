@@ -10,7 +10,9 @@ from django.core.management import CommandError, call_command
 
 from interview.content.errors import ContentError
 from interview.models import MockInterviewItem, Problem, ProblemFollowUp, ProblemSetItem, Question
+from interview.models.mock_interviews import DURATIONS, durations_for
 from interview.selectors.mock_interviews import interview_report
+from interview.selectors.problem_sets import published_sets_with_follow_ups
 from interview.selectors.rubric import interview_rubric
 from interview.services.follow_up_sync import sync_follow_ups
 from interview.services.mock_interviews import (
@@ -105,6 +107,30 @@ def test_every_shipped_problem_names_two_or_three_follow_ups_and_the_shipped_set
                            .values_list("problem_set__slug", flat=True))
     assert {"precision-and-memory", "distributed-training", "inference-systems",
             "nvidia-deep-learning-loop"} <= sets_with_drills
+
+
+def test_every_shipped_set_lists_the_length_of_its_interview_and_can_be_sat_for_its_time_budget(client):
+    call_command("sync_content", "--content-dir", str(ROOT / "problems"), stdout=StringIO())
+    user = UserFactory()
+    client.force_login(user)
+    listed = client.get("/sets/").content.decode()
+    sets = published_sets_with_follow_ups()
+    assert sets and any(problem_set.follow_up_count for problem_set in sets)
+    for problem_set in sets:
+        interview = mock_interview_start(user=user, duration_minutes=problem_set.time_budget_minutes,
+                                         problem_set=problem_set)
+        assert interview.items.count() == len(problem_set.live_items) + problem_set.follow_up_count
+        assert interview.ends_at - interview.started_at == timedelta(minutes=problem_set.time_budget_minutes)
+        if problem_set.follow_up_count:
+            assert f"{problem_set.follow_up_count} follow-up" in listed
+    assert max(problem_set.time_budget_minutes for problem_set in sets) > max(DURATIONS)
+
+
+def test_a_set_without_a_time_budget_offers_the_usual_durations_only():
+    problem_set = make_set(QuestionFactory())
+    assert durations_for(problem_set) == DURATIONS
+    with pytest.raises(InterviewError, match="Pick a duration of 30, 45, 60, 90 minutes"):
+        mock_interview_start(user=UserFactory(), duration_minutes=150, problem_set=problem_set)
 
 
 # ---- In a mock interview ----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The drill pages over HTTP: the list, a drill's numbers kept across reloads, answering, and the worked solution."""
 
+import math
 import random
 import re
 from datetime import timedelta
@@ -7,10 +8,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from interview.models import DrillAttempt, MockInterviewItem, PracticeItem
+from interview.estimation import units
+from interview.models import Drill, DrillAttempt, MockInterviewItem, PracticeItem
+from interview.services.content_sync import sync_questions
 from interview.services.drills import drill_attempt_answer, drill_attempt_start
 from interview.services.mock_interviews import mock_interview_finish, mock_interview_start
 from interview.services.practice import practice_session_start
+from tests.conftest import ROOT
 from tests.interview.drill_support import make_drill, right_answer
 from tests.interview.factories import ProblemFactory, QuestionFactory, TopicFactory, UserFactory
 
@@ -113,3 +117,47 @@ def test_the_practice_dashboard_counts_due_drills_and_offers_their_review(user_c
     page = user_client.get("/practice/").content.decode()
     assert 'data-due-drills="1"' in page and "Review what is due (1)" in page
     assert 'disabled title="Nothing is due today"' not in page
+
+
+# The unit a word of a step's name promises: "weight_bytes" is in bytes, "bits_per_weight" in bits per parameter.
+UNIT_WORDS = {"bytes": "B", "bits": "bit", "flops": "FLOP", "seconds": "s", "time": "s", "bandwidth": "B/s",
+              "throughput": "token/s", "tokens": "token", "params": "param", "param": "param", "weight": "param"}
+
+
+def promised_unit(step_name: str) -> str | None:
+    """The unit the step's name promises: its last unit word before any "per", over the first after it."""
+    words = step_name.split("_")
+    cut = words.index("per") if "per" in words else len(words)
+    top = [UNIT_WORDS[word] for word in words[:cut] if word in UNIT_WORDS]
+    below = [UNIT_WORDS[word] for word in words[cut + 1:] if word in UNIT_WORDS]
+    if not top:
+        return None
+    return f"{top[-1]}/{below[0]}" if below else top[-1]
+
+
+def is_a_prefixed(unit: str, base: str) -> bool:
+    """Whether unit is base with a decimal or binary prefix (GB, KiB for B; not bit for B, nor day for s)."""
+    if not units.same_dimension(unit, base):
+        return False
+    factor = units.convert(1.0, unit, base)
+    return any(abs(math.log(factor, prefix) - round(math.log(factor, prefix))) < 1e-9 for prefix in (1000, 1024))
+
+
+def test_every_shipped_drills_worked_solution_shows_each_step_in_the_unit_its_name_promises(user_client):
+    sync_questions(content_dir=ROOT / "problems")
+    wrong, checked = [], 0
+    for drill in Drill.objects.live():
+        attempt = drill_attempt_start(user=user_client.user, drill=drill)
+        drill_attempt_answer(attempt=attempt, answer=f"{attempt.right_value} {drill.spec['answer_unit']}".strip())
+        page = user_client.get(f"/drills/attempts/{attempt.pk}/").content.decode()
+        shown = dict(re.findall(r'<li data-step="(\w+)">.*?= <strong>([^<]+)</strong>', page, flags=re.DOTALL))
+        assert list(shown) == [step["name"] for step in drill.spec["steps"]], drill.slug
+        for name, quantity in shown.items():
+            unit = quantity.split(" ", 1)[1] if " " in quantity else ""
+            promised = promised_unit(name)
+            if promised is not None:
+                checked += 1
+                if not unit or not is_a_prefixed(unit, promised):
+                    wrong.append(f"{drill.slug}: {name} = {quantity}, not in {promised}")
+    assert not wrong, "\n".join(wrong)
+    assert checked > 50

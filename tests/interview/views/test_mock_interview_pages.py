@@ -1,13 +1,16 @@
 """The mock interview pages: starting, resuming, refusing late answers, and a report that escapes answers."""
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
 
 from interview.models import MockInterview, MockInterviewItem
-from tests.interview.factories import QuestionFactory, UserFactory
+from interview.services.mock_interviews import mock_interview_submit
+from tests.interview.factories import QuestionFactory, UserFactory, judged_as
 from tests.interview.study_support import START, clock, make_set  # noqa: F401  (a fixture)
+from tests.judging_support import SOFTMAX_REFERENCE
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +131,29 @@ def test_code_posted_without_javascript_is_judged_for_the_interview_until_the_en
     response = client.post(url, {"source": SOFTMAX_REFERENCE, "tests": "all"})
     assert response.url == f"/mock-interviews/{interview.pk}/report/"
     assert Submission.objects.count() == 1
+
+
+def test_the_report_lists_every_submission_of_a_coding_item_with_its_verdict(user_client, clock, softmax,
+                                                                             embedded_queue):
+    problem_set = make_set(softmax)
+    user_client.post("/mock-interviews/start", {"set": problem_set.slug, "duration": "30"})
+    interview = MockInterview.objects.get(user=user_client.user)
+    coding = MockInterviewItem.objects.get(interview=interview, position=1)
+    verdicts = ("runtime_error", "wrong_answer", "accepted")
+    submissions = []
+    for verdict in verdicts:
+        created = mock_interview_submit(item=coding, source=SOFTMAX_REFERENCE, suite="all")
+        submissions.append(judged_as(created.submission, verdict=verdict, tests=(
+            {"name": "small", "status": "passed" if verdict == "accepted" else verdict},)))
+        clock.advance(minutes=1)
+    queued = mock_interview_submit(item=coding, source=SOFTMAX_REFERENCE, suite="all").submission
+    clock.advance(minutes=30)
+    html = user_client.get(f"/mock-interviews/{interview.pk}/report/").content.decode()
+    listed = re.findall(r'<li><span class="verdict verdict--(\w+)">([^<]+)</span> <a href="[^"]+">submission #(\d+)</a>'
+                        r"[^<]*?( · the one that counts)?</li>", html)
+    assert listed == [
+        ("runtime_error", "Runtime error", str(submissions[0].pk), ""),
+        ("wrong_answer", "Wrong answer", str(submissions[1].pk), ""),
+        ("accepted", "Accepted", str(submissions[2].pk), " · the one that counts"),
+        ("queued", "Queued", str(queued.pk), ""),
+    ]

@@ -33,8 +33,9 @@ def issued_token(html: str) -> str:
 
 def test_the_profile_issues_a_token_shown_once_and_stores_only_its_hash(client, user):
     client.force_login(user)
-    page = client.post("/accounts/profile/", {"name": "my editor"}).content.decode()
-    token = issued_token(page)
+    created = client.post("/accounts/profile/", {"name": "my editor"})
+    assert created.status_code == 302 and created["Location"] == "/accounts/profile/"
+    token = issued_token(client.get("/accounts/profile/").content.decode())
     record = ApiToken.objects.get()
     assert record.key_hash == hashlib.sha256(token.encode()).hexdigest()
     assert token not in {record.name, record.prefix} and token.startswith(record.prefix)
@@ -43,9 +44,23 @@ def test_the_profile_issues_a_token_shown_once_and_stores_only_its_hash(client, 
     assert client.get("/api/problems/x/submissions", headers={"Authorization": f"Bearer {token}"}).status_code == 404
 
 
+def test_the_token_form_suggests_a_name_without_filling_it_in(client, user):
+    client.force_login(user)
+    page = client.get("/accounts/profile/").content.decode()
+    field = re.search(r'<input [^>]*name="name"[^>]*>', page)[0]
+    assert 'placeholder="My editor"' in field and "value=" not in field
+
+
+def test_reloading_the_page_after_creating_a_token_creates_no_second_one(client, user):
+    client.force_login(user)
+    client.post("/accounts/profile/", {"name": "laptop"}, follow=True)
+    client.get("/accounts/profile/")
+    assert ApiToken.objects.filter(user=user).count() == 1
+
+
 def test_a_token_can_be_revoked_by_its_owner_only(client, user):
     client.force_login(user)
-    issued_token(client.post("/accounts/profile/", {"name": "laptop"}).content.decode())
+    client.post("/accounts/profile/", {"name": "laptop"})
     record = ApiToken.objects.get()
     client.force_login(UserFactory())
     client.post(f"/accounts/tokens/{record.pk}/revoke")
