@@ -53,7 +53,11 @@ class Submission(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     message = models.TextField(blank=True, help_text="Why the submission could not be judged, if it could not.")
     judgement = models.OneToOneField(
-        Judgement, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        # Judgements go with their submission (their own foreign key cascades), and this one is checked when
+        # the transaction commits, when both halves are gone. SET_NULL would first empty the pointer of a row
+        # about to be deleted, which finished_submission_has_a_judgement refuses; deleting the current
+        # judgement alone is refused at commit, as it should be.
+        Judgement, null=True, blank=True, on_delete=models.DO_NOTHING, related_name="+",
         help_text="The one under way while running, the last one once finished or an error; none while queued.",
     )
 

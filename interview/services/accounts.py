@@ -9,7 +9,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from interview.models import ApiToken, LoginFailure, Status, Submission
+from interview.models import ApiToken, LoginFailure
 
 TOKEN_PREFIX = "itk_"
 # Failed log-ins counted over this window: a few per account stops guessing one password; more per address
@@ -108,7 +108,4 @@ def account_delete(*, user) -> None:
     tokens, settings), and the failed log-ins counted against its name."""
     with transaction.atomic():
         LoginFailure.objects.filter(username=user.get_username().lower()).delete()
-        # Deleting a judgement first empties the submission's pointer to it (SET_NULL), which a finished
-        # submission may not be without; the submissions go with the user in the same transaction anyway.
-        Submission.objects.filter(user=user).update(status=Status.ERROR)
         user.delete()

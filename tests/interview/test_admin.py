@@ -3,10 +3,11 @@
 import json
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
 
-from interview.models import Origin, Question
-from tests.interview.factories import QuestionFactory, TopicFactory, key_points
+from interview.models import Judgement, Origin, Question, Submission
+from tests.interview.factories import QuestionFactory, SubmissionFactory, TopicFactory, key_points
 
 pytestmark = pytest.mark.django_db
 
@@ -147,3 +148,15 @@ def test_the_problem_list_shows_and_filters_by_topic_and_a_problems_topics_stay_
     assert 'name="_save"' not in admin_client.get(change_url).content.decode()
     assert admin_client.post(change_url, {"topics": [activations.pk]}).status_code == 403
     assert set(mhsa.topics.all()) == {attention, activations}
+
+
+def test_the_admin_deletes_a_user_and_a_submission_that_were_judged(admin_client):
+    """A finished submission points at its judgement, which goes with it: the database may see neither half
+    without the other, whichever the admin deletes."""
+    first, second = SubmissionFactory(), SubmissionFactory()
+    response = admin_client.post(reverse("admin:auth_user_delete", args=[first.user.pk]), {"post": "yes"})
+    assert response.status_code == 302
+    response = admin_client.post(reverse("admin:interview_submission_delete", args=[second.pk]), {"post": "yes"})
+    assert response.status_code == 302
+    assert not Submission.objects.exists() and not Judgement.objects.exists()
+    assert not User.objects.filter(pk=first.user.pk).exists()
