@@ -106,3 +106,44 @@ def test_the_function_kind_calls_as_the_params_say_and_reports_what_was_raised()
     assert reports.text(got["2/mask.device"], "[a-z]*") == "meta" and got["2/mask"].device.type == "cpu"
     assert reports.text(got["3/raised"], "[A-Za-z.]*") == "builtins.ArithmeticError"
     assert not reports.flag(got["3/raised.matches"])
+
+
+class _ClaimsValueError(ArithmeticError):
+    __class__ = ValueError  # isinstance honours it; `except ValueError` does not
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+@pytest.mark.parametrize("error, matches", [(_ClaimsValueError, False), (_TooLarge, True), (ValueError, True)])
+def test_what_a_call_raised_is_judged_by_the_class_it_has_not_the_class_it_claims(error, matches):
+    def refuse(t_q):
+        raise error("t_q")
+    got = sandbox.run_function(SimpleNamespace(f=refuse), {"t_q": 1, "raises": "ValueError"}, {},
+                               truth.trusted_context(), {"call": "f", "args": ["t_q"], "outputs": ["mask"]})
+    assert reports.flag(got["raised.matches"]) == matches
+
+
+def test_a_later_result_in_the_storage_of_an_earlier_one_is_reported_whatever_values_it_holds():
+    masks = {}
+
+    def restored(t_q):  # a memo that copies its pristine mask back into the tensor it handed out before
+        if t_q not in masks:
+            masks[t_q] = (torch.ones(t_q, dtype=torch.bool), torch.ones(t_q, dtype=torch.bool))
+        mask, pristine = masks[t_q]
+        return mask.copy_(pristine)
+    interface = {"call": "f", "args": ["t_q"], "outputs": ["mask"]}
+    for function, shares in [(restored, True), (lambda t_q: torch.ones(t_q, dtype=torch.bool), False)]:
+        got = sandbox.run_function(SimpleNamespace(f=function), {"t_q": 3, "fresh": True}, {},
+                                   truth.trusted_context(), interface)
+        assert torch.equal(got["mask.again"], torch.ones(3, dtype=torch.bool))
+        assert reports.flag(got["mask.again.aliases"]) == shares
+
+
+def test_storages_alias_where_their_memory_overlaps_and_meta_tensors_never_do():
+    buffer = bytearray(64)
+    first, second = torch.frombuffer(buffer, dtype=torch.uint8), torch.frombuffer(buffer, dtype=torch.uint8, offset=8)
+    assert sandbox.aliases(second, first) and sandbox.aliases(first[4:], first)
+    assert not sandbox.aliases(torch.ones(3), torch.ones(3))
+    assert not sandbox.aliases(torch.ones(3, device="meta"), torch.ones(3, device="meta"))
