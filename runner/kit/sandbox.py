@@ -36,6 +36,8 @@ names under `transposed` passes each as x.transpose(0, -1); its gradient is repo
 
 import builtins
 import ctypes
+import itertools
+import sys
 import traceback
 import types
 
@@ -123,6 +125,45 @@ def parameter_reader():
     """read(module) -> {name: (shape, learnable)} of its parameters and buffers, read from the modules' own
     dictionaries, never through methods the submission can replace."""
     return _read
+
+
+def calls_observed():
+    """(called, taken) for a callable the judge hands the submission (beam-search's `step`): the callable calls
+    called(size) once per call, and taken() lists the sizes of every call recorded so far, in order.
+
+    In the sandbox the record lives only in the closure of a sys.audit hook made here: called and taken hold
+    nothing but sys.audit (bound now) and two event names, so nothing the callable, the driver or this module
+    refers to reaches it, and audit hooks cannot be removed. A submission that raises the same events adds calls,
+    which can only fail it, or reads a copy; only a walk of the garbage collector finds the record. On the
+    trusted side, which runs only the reference and must not gather hooks for every driver it loads, it is a
+    list."""
+    if not _IN_SANDBOX:
+        sizes = []
+        return sizes.append, sizes.copy
+    audit, name = sys.audit, f"kit.calls.{next(_observers)}"
+    call_event, read_event = f"{name}.called", f"{name}.read"
+    # Bound now: a submission that rebinds builtins.len or builtins.int must not make a call go unrecorded.
+    sizes, append, extend, class_of, integer, listed, count = [], list.append, list.extend, type, int, list, len
+
+    def hook(event, arguments):
+        if event == call_event and count(arguments) == 1 and class_of(arguments[0]) is integer:
+            append(sizes, arguments[0])
+        elif event == read_event and count(arguments) == 1 and class_of(arguments[0]) is listed:
+            extend(arguments[0], sizes)
+
+    sys.addaudithook(hook)
+
+    def called(size):
+        audit(call_event, integer(size))
+
+    def taken():
+        copy = []
+        audit(read_event, copy)
+        return copy
+    return called, taken
+
+
+_observers = itertools.count()
 
 
 def leaf(tensor):
@@ -483,5 +524,5 @@ def _seal(namespace):
 _seal(globals())
 
 
-__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
+__all__ = ["aliases", "calls_observed", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
            "show_exception"]

@@ -1,6 +1,8 @@
 """The problem kit: its comparisons on the trusted side, and its standard drivers and checker judging real
 submissions in the sandbox (fixtures kit-function and kit-module)."""
 
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -147,3 +149,42 @@ def test_storages_alias_where_their_memory_overlaps_and_meta_tensors_never_do():
     assert sandbox.aliases(second, first) and sandbox.aliases(first[4:], first)
     assert not sandbox.aliases(torch.ones(3), torch.ones(3))
     assert not sandbox.aliases(torch.ones(3, device="meta"), torch.ones(3, device="meta"))
+
+
+# Run as the sandbox loads the kit (the module `kit`), with a callable handed over that records its calls, and a
+# submission that empties every list and resets every count it reaches from that callable.
+CALLS_OBSERVED = '''
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("kit", sys.argv[1])
+kit = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kit)
+called, taken = kit.calls_observed()
+
+
+def step(rows):
+    called(rows)
+
+
+def forget(function, seen):
+    if id(function) in seen or not callable(function):
+        return
+    seen.add(id(function))
+    for value in [cell.cell_contents for cell in getattr(function, "__closure__", None) or ()]:
+        if isinstance(value, list):
+            value.clear()
+        forget(value, seen)
+
+
+step(3), step(2), forget(step, set())
+sys.audit("kit.calls.0.read", ["a list of its own"])  # reads a copy into its own list, and empties nothing
+print(taken())
+'''
+
+
+def test_the_calls_of_a_handed_over_callable_are_recorded_beyond_anything_the_callable_reaches():
+    result = subprocess.run([sys.executable, "-c", CALLS_OBSERVED, sandbox.__file__], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[3, 2]"
+    called, taken = sandbox.calls_observed()  # the trusted side: a plain record, no hook in the judge's process
+    called(4)
+    assert taken() == [4]
