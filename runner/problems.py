@@ -234,6 +234,11 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         raise ValueError(f"[interface.reach] sets {', '.join(sorted(REACH_KEYS))} (output is optional)")
     if not set(meta.get("tolerance", {})) <= {"reference_multiple", "rounding_units", "scale_by"}:
         raise ValueError("[tolerance] sets reference_multiple, rounding_units and scale_by")
+    stems, allowed = meta.get("forbidden_stems", []), meta.get("allowed_operators", {})
+    if not (isinstance(stems, list) and all(isinstance(stem, str) and stem for stem in stems)):
+        raise ValueError("forbidden_stems lists the stems of operator names the problem is about")
+    if not (isinstance(allowed, dict) and all(isinstance(why, str) and why.strip() for why in allowed.values())):
+        raise ValueError("[allowed_operators] maps each operator a forbidden stem matches but the problem allows to why")
     mistakes = list(meta.get("mistakes", []))
     spec_only = [m for m in mistakes if not (isinstance(m, dict) and set(m) == {"solution", "says"})]
     if not all(isinstance(m, dict) and {"spec", "says"} <= set(m) <= SPEC_MISTAKE_KEYS
