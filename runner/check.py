@@ -13,6 +13,7 @@ import torch
 from . import seeds
 from .harness.measure import forbids
 from .judge import JudgeOptions, SharedReference, judge
+from .kit.sampler import SamplerChecker
 from .problems import KIT_DIR, Problem, read_expectation
 from .verdict import Verdict
 
@@ -86,6 +87,10 @@ def shortfalls(problem: Problem) -> list[str]:
         found.append(f"{correct} correct solutions besides the reference; at least {MIN_CORRECT_STYLES} styles are needed")
     if wrong < MIN_KNOWN_WRONG:
         found.append(f"{wrong} known-wrong solutions; at least {MIN_KNOWN_WRONG} classic mistakes are needed")
+    if isinstance(problem.checker, SamplerChecker):
+        generator = torch.Generator().manual_seed(0)
+        found += [f"a test, {test.name}, that cannot tell a wrong sampler: {shortfall}" for test in problem.tests
+                  for shortfall in problem.checker.powerless(test.params, problem.checker.inputs(test.params, generator))]
     found += [f"{name}, an operator of the installed PyTorch whose name holds the forbidden stem {stem!r}, neither "
               "forbidden nor listed under [allowed_operators] with why it may be called"
               for name, stem in unjudged_operators(problem)]
