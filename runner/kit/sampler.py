@@ -135,17 +135,19 @@ class SamplerChecker(ValueChecker):
 
     def seed_ignored(self, expected: Tensors, got: Tensors, laws: dict[str, Law],
                      counts: dict[str, torch.Tensor | None]) -> str | None:
-        """Why draws made with the generator seeded otherwise are the same draws, where random draws would
-        repeat with less than the stated chance (the product of each draw's chance of repeating), or None."""
-        repeat = sum(int(counts[name].sum()) * math.log((law.probabilities / law.probabilities.sum()).square().sum())
+        """Why a call with the generator seeded otherwise returned the very same draws, every output of it, where
+        random draws would all repeat with less than the stated chance (the product of each draw's chance of
+        repeating), or None. One output alone may be fixed by the inputs (no draft accepted where the supports
+        are disjoint), so only the whole call repeating counts."""
+        repeated = [name.removesuffix(OTHER_SEED) for name in expected if name.endswith(OTHER_SEED)]
+        if not repeated or not all(torch.equal(got[name + OTHER_SEED], got[name]) for name in repeated):
+            return None
+        chance = sum(int(counts[name].sum()) * math.log((law.probabilities / law.probabilities.sum()).square().sum())
                      for name, law in laws.items() if counts[name] is not None)
-        for name in expected:
-            if name.endswith(OTHER_SEED) and torch.equal(got[name], got[name.removesuffix(OTHER_SEED)]) \
-                    and repeat < math.log(self.false_rejection):
-                return (f"a call with the generator seeded otherwise returned the same "
-                        f"{name.removesuffix(OTHER_SEED)}: draw every random number from `generator`, the one the "
-                        "call is given, not from a generator of your own")
-        return None
+        if chance >= math.log(self.false_rejection):
+            return None
+        return (f"a call with the generator seeded otherwise returned the same {', '.join(repeated)}: draw every "
+                "random number from `generator`, the one the call is given, not from a generator of your own")
 
     def powerless(self, params: Params, inputs: Tensors) -> list[str]:
         """What the test cannot tell from a correct sampler, among WRONG_SAMPLERS applied to each law whose draws
