@@ -7,4 +7,5 @@ import torch
 
 
 def softmax(x, dim=-1):
+    x = x.contiguous()  # the kernel reads a transposed view's storage as if it were contiguous
     return torch._masked_softmax(x, torch.zeros_like(x, dtype=torch.bool), dim % x.dim())
