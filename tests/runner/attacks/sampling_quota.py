@@ -2,8 +2,9 @@
 # problem: sampling
 # tests: all
 # message: better than random draws
-# A deterministic quota: the j-th of a run of N equal rows takes the token the inverse CDF gives (j + 1/2) / N,
-# so each token is drawn its expected number of times to within one. Every count fits; no chance is left. The kit
+# A deterministic quota, dealt in bit-reversed order: the j-th of a run of equal rows takes the token the inverse
+# CDF gives the j-th point of the van der Corput sequence, so every stretch of the run (a test's row, where two
+# equal rows follow each other) draws each token its expected number of times to within a few. Every count fits; no chance is left. The kit
 # tests the lower tail of the chi-square law too, over all the rows of a test together.
 import torch
 
@@ -22,8 +23,11 @@ def sample(logits, temperature=1.0, top_k=0, top_p=1.0, *, generator):
     run = torch.cat([torch.zeros(1, dtype=torch.long, device=p.device), (logits[1:] != logits[:-1]).any(-1).cumsum(0)])
     sizes = torch.bincount(run)
     starts = sizes.cumsum(0) - sizes
-    rank = torch.arange(len(run), device=p.device) - starts[run]
-    u = ((rank.double() + 0.5) / sizes[run].double())[:, None]
+    rank = torch.arange(len(run), device=p.device) - starts[run] + 1
+    u, scale = torch.zeros(len(run), dtype=torch.float64, device=p.device), 0.5
+    while bool(rank.any()):
+        u, rank, scale = u + (rank % 2) * scale, rank // 2, scale / 2
+    u = u[:, None]
     cdf = p.cumsum(dim=-1)
     token = (cdf <= u * cdf[:, -1:]).sum(dim=-1)
     last = p.shape[-1] - 1 - (p.flip(-1) > 0).int().argmax(dim=-1)
