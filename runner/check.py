@@ -8,8 +8,12 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import torch
+
 from . import seeds
+from .harness.measure import forbids
 from .judge import JudgeOptions, SharedReference, judge
+from .kit.sampler import SamplerChecker
 from .problems import KIT_DIR, Problem, read_expectation
 from .verdict import Verdict
 
@@ -83,6 +87,31 @@ def shortfalls(problem: Problem) -> list[str]:
         found.append(f"{correct} correct solutions besides the reference; at least {MIN_CORRECT_STYLES} styles are needed")
     if wrong < MIN_KNOWN_WRONG:
         found.append(f"{wrong} known-wrong solutions; at least {MIN_KNOWN_WRONG} classic mistakes are needed")
+    if isinstance(problem.checker, SamplerChecker):
+        generator = torch.Generator().manual_seed(0)
+        found += [f"a test, {test.name}, that cannot tell a wrong sampler: {shortfall}" for test in problem.tests
+                  for shortfall in problem.checker.powerless(test.params, problem.checker.inputs(test.params, generator))]
+    found += [f"{name}, an operator of the installed PyTorch whose name holds the forbidden stem {stem!r}, neither "
+              "forbidden nor listed under [allowed_operators] with why it may be called"
+              for name, stem in unjudged_operators(problem)]
+    return found
+
+
+def unjudged_operators(problem: Problem) -> list[tuple[str, str]]:
+    """(operator, stem) for every operator the installed PyTorch registers whose name (without its namespace and
+    overload) holds one of the problem's forbidden stems, and which the problem neither forbids nor allows by
+    name: what a problem forbids is a computation, and a list of names misses the kernel it never heard of
+    (aten::_masked_softmax computes a softmax as surely as aten::_softmax)."""
+    stems = problem.declared.get("forbidden_stems", [])
+    forbidden, allowed = forbids(problem.forbidden), forbids(list(problem.declared.get("allowed_operators", {})))
+    found = []
+    for registered in sorted(torch._C._dispatch_get_all_op_names()):
+        base = registered.split("::", 1)[-1]
+        # The dispatcher names a default overload without one; a forbidden list names it as the watch does.
+        name = registered if "." in base else f"{registered}.default"
+        stem = next((stem for stem in stems if stem in base.split(".", 1)[0]), None)
+        if stem is not None and not forbidden(name) and not allowed(name):
+            found.append((name, stem))
     return found
 
 
@@ -139,4 +168,5 @@ def check_problem(problem: Problem, options: JudgeOptions, *, on_result=None) ->
     return found
 
 
-__all__ = ["OWN_CODE_BUDGET", "Expectation", "check_problem", "own_code_lines", "read_expectation", "shortfalls"]
+__all__ = ["OWN_CODE_BUDGET", "Expectation", "check_problem", "own_code_lines", "read_expectation", "shortfalls",
+           "unjudged_operators"]

@@ -78,7 +78,7 @@ class TestSpec:
 # the judge ignores `follow_ups`, which only the site reads (sync_content).
 COMMON_TABLES: Table = {
     **dict.fromkeys(("title", "difficulty", "kind", "topics", "tags", "needs", "world_size", "entry_points",
-                     "forbidden", "modules", "follow_ups")),
+                     "forbidden", "forbidden_stems", "allowed_operators", "modules", "follow_ups")),
     "limits": dict.fromkeys(limit.name for limit in fields(Limits)),
     "tests": dict.fromkeys(key.name for key in fields(TestSpec)),
 }
@@ -238,6 +238,11 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
     reach = interface.get("reach", {})
     if not isinstance(reach, dict) or (reach and set(REACH_KEYS) - {"output"} - set(reach)):
         raise ValueError(f"[interface.reach] sets {', '.join(sorted(REACH_KEYS))} (output is optional)")
+    stems, allowed = meta.get("forbidden_stems", []), meta.get("allowed_operators", {})
+    if not (isinstance(stems, list) and all(isinstance(stem, str) and stem for stem in stems)):
+        raise ValueError("forbidden_stems lists the stems of operator names the problem is about")
+    if not (isinstance(allowed, dict) and all(isinstance(why, str) and why.strip() for why in allowed.values())):
+        raise ValueError("[allowed_operators] maps each operator a forbidden stem matches but the problem allows to why")
     mistakes = list(meta.get("mistakes", []))
     spec_only = [m for m in mistakes if not (isinstance(m, dict) and set(m) == {"solution", "says"})]
     if not all(isinstance(m, dict) and {"spec", "says"} <= set(m) <= SPEC_MISTAKE_KEYS

@@ -49,7 +49,7 @@ def describe(params, inputs):
 
 def laws(params, inputs):
     truth = probabilities(params, inputs["logits"][::params["draws"]])[0]
-    return {f"row {row}": kit.Law(p, "token") for row, p in enumerate(truth)}
+    return {f"row {row}": kit.Law(p, "token", draws=params["draws"]) for row, p in enumerate(truth)}
 
 
 def draws(params, inputs, got):

@@ -52,10 +52,11 @@ def laws(params, inputs):
     found = {}
     for row, p, q in pairs(params, inputs):
         accepted, next_token, emitted = names(row, params["k"])
-        found[accepted] = kit.Law(prefix_law(torch.minimum(p[:-1], q).sum(-1)), "accepted count", ordinal=True)
+        n = params["draws"]  # the accepted count and the first emitted token are drawn at every step
+        found[accepted] = kit.Law(prefix_law(torch.minimum(p[:-1], q).sum(-1)), "accepted count", ordinal=True, draws=n)
         residual = (p - torch.cat([q, torch.zeros_like(p[:1])])).clamp(min=0)  # p_(k+1) itself after all k
         found.update({name: kit.Law(law, "token") for name, law in zip(next_token, residual)})
-        found.update({name: kit.Law(law, "token") for name, law in zip(emitted, p)})
+        found.update({name: kit.Law(law, "token", draws=n if i == 0 else None) for i, (name, law) in enumerate(zip(emitted, p))})
     return found
 
 

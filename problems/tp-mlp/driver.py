@@ -11,7 +11,7 @@ def run(solution, params, inputs, ctx, ranks=kit_ranks.observer()):
     d_model, d_hidden, observed = params["d_model"], params["d_hidden"], ranks.report()
     build = lambda: solution.TensorParallelMLP(d_model, d_hidden, group=group)  # noqa: E731
     if d_hidden % size:
-        ranks.refusal(observed, build, ValueError)
+        ranks.refusal(observed, build, "ValueError")
         return {"observed": ranks.encoded(observed)}
     module = ranks.set_up(observed, build, inputs, {"fc1": (d_model, d_hidden), "fc2": (d_hidden, d_model)},
                           "load_full")

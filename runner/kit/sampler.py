@@ -28,9 +28,9 @@ from runner import compare
 
 from . import api
 from .api import Hook, KitError, Package, Params, Table, Tensors
-from .checks import chi_square
+from .checks import TOO_GOOD, chi_square, fit, too_good
 from .mistakes import MISTAKES_TABLE
-from .sandbox_sampler import AGAIN
+from .sandbox_sampler import AGAIN, OTHER_SEED
 from .truth import float64
 from .values import ValueChecker
 
@@ -55,6 +55,7 @@ class Law:
     probabilities: torch.Tensor  # float64; normalised by the kit
     what: str = "category"  # a category's name in messages: "token", "accepted count"
     ordinal: bool = False  # each category's index is the value drawn, so the mean is tested too
+    draws: int | None = None  # how many draws the test makes of it, where the test fixes that (see powerless)
 
     def over(self, probabilities: torch.Tensor | Law) -> Law:
         """This law's categories with other probabilities (a classic mistake's)."""
@@ -113,8 +114,66 @@ class SamplerChecker(ValueChecker):
             message = outside[name] or self.rejection(counts[name], law)
             if message:
                 return _joined(head, name, message) + self.named(name, params, inputs, laws, counts)
+        message = self.too_regular(laws, counts) or self.seed_ignored(expected, got, laws, counts)
+        if message:
+            return _joined(head, message)
         own = self.own.get("check")
         return own(params, inputs, got, laws) if own else None
+
+    def too_regular(self, laws: dict[str, Law], counts: dict[str, torch.Tensor | None]) -> str | None:
+        """Why the test's draws, its laws together, fit better than random draws do at the stated rate (a quota
+        or a low-discrepancy sequence spread over many rows, each alone too small to tell), or None. The laws are
+        those whose draws the test fixes (Law.draws) where it fixes any: draws of a law conditioned on others
+        (the tokens after i accepted drafts) are scattered by the conditioning and would only dilute the sum."""
+        fixed = any(law.draws for law in laws.values())
+        fits = [fit(counts[name], law.probabilities) for name, law in laws.items()
+                if counts[name] is not None and counts[name].any() and (law.draws or not fixed)]
+        chance = too_good(fits)
+        if chance >= self.false_rejection:
+            return None
+        freedom = sum(f.freedom for f in fits)
+        return TOO_GOOD.format(detail=f"{len(fits)} sets of draws together, chi-square "
+                               f"{sum(f.statistic for f in fits):.3g} on {freedom} degrees of freedom, rejected "
+                               f"below {self.false_rejection:g}" if compare.reveals_values()
+                               else "a hidden test: its values are not shown")
+
+    def seed_ignored(self, expected: Tensors, got: Tensors, laws: dict[str, Law],
+                     counts: dict[str, torch.Tensor | None]) -> str | None:
+        """Why a call with the generator seeded otherwise returned the very same draws, every output of it, where
+        random draws would all repeat with less than the stated chance (the product of each draw's chance of
+        repeating), or None. One output alone may be fixed by the inputs (no draft accepted where the supports
+        are disjoint), so only the whole call repeating counts."""
+        repeated = [name.removesuffix(OTHER_SEED) for name in expected if name.endswith(OTHER_SEED)]
+        if not repeated or not all(torch.equal(got[name + OTHER_SEED], got[name]) for name in repeated):
+            return None
+        chance = sum(int(counts[name].sum()) * math.log((law.probabilities / law.probabilities.sum()).square().sum())
+                     for name, law in laws.items() if counts[name] is not None)
+        if chance >= math.log(self.false_rejection):
+            return None
+        return (f"a call with the generator seeded otherwise returned the same {', '.join(repeated)}: draw every "
+                "random number from `generator`, the one the call is given, not from a generator of your own")
+
+    def powerless(self, params: Params, inputs: Tensors) -> list[str]:
+        """What the test cannot tell from a correct sampler, among WRONG_SAMPLERS applied to each law whose draws
+        the test fixes (Law.draws), judged by this checker's own rules: a law of several possible categories whose
+        draws pool into one cell is never tested, and a wrong sampler every rule lets through is one the test has
+        no power against. Each of WRONG_SAMPLERS is deterministic, so a test with `twice` also catches it by the
+        call with the generator seeded otherwise, where random draws would repeat with less than the stated
+        chance. `runner check` fails a package for either (a test that tests nothing is no pass)."""
+        laws = {name: law for name, law in self.truth(params, inputs).items() if law.draws}
+        found = [f"{name}: {law.draws} draws pool into one cell, so they are never tested" for name, law in laws.items()
+                 if int((law.probabilities > 0).sum()) > 1 and not fit(_quota(law), law.probabilities).freedom]
+        repeat = sum(law.draws * math.log((law.probabilities / law.probabilities.sum()).square().sum())
+                     for law in laws.values())
+        if params.get("twice") and repeat < math.log(self.false_rejection):
+            return found
+        for sampler, counts_of in WRONG_SAMPLERS.items():
+            counts = {name: counts_of(law) for name, law in laws.items()}
+            wrong = any(int((law.probabilities > 0).sum()) > 1 for law in laws.values())
+            if wrong and not any(self.rejection(counts[name], law) for name, law in laws.items()) \
+                    and not self.too_regular(laws, counts):
+                found.append(f"no power against {sampler}: its draws pass every check")
+        return found
 
     def rejection(self, counts: torch.Tensor, law: Law) -> str | None:
         """Why counts do not follow law at the stated rate (its mean too, for an ordinal law), or None."""
@@ -129,10 +188,11 @@ class SamplerChecker(ValueChecker):
         probabilities = law.probabilities.to(torch.float64) / law.probabilities.sum()
         mean = (probabilities * values).sum().item()
         variance = (probabilities * (values - mean) ** 2).sum().item()
+        if variance <= FIXED_MEAN_VARIANCE:
+            return None
         draws = counts.sum().item()
         got = (counts.to(torch.float64) * values).sum().item() / draws
-        bound = NormalDist().inv_cdf(1 - self.false_rejection / 2) * math.sqrt(variance / draws)
-        if variance <= FIXED_MEAN_VARIANCE or abs(got - mean) <= bound:
+        if abs(got - mean) <= NormalDist().inv_cdf(1 - self.false_rejection / 2) * math.sqrt(variance / draws):
             return None
         shown = (f" is {got:.3f} where the law's is {mean:.3f}" if compare.reveals_values()
                  else " is not the law's (a hidden test: its values are not shown)")
@@ -148,6 +208,36 @@ class SamplerChecker(ValueChecker):
                                          for name, law in wrong.items()):
                 return f". These draws are what {says}."
         return ""
+
+
+def _argmax(law: Law) -> torch.Tensor:
+    """Every draw the most probable category (the first of tied ones)."""
+    counts = torch.zeros(len(law.probabilities), dtype=torch.int64)
+    counts[int(law.probabilities.argmax())] = law.draws
+    return counts
+
+
+def _quota(law: Law) -> torch.Tensor:
+    """The expected counts rounded, by largest remainder, to integers that sum to the draws: no chance at all."""
+    expected = law.probabilities.double() / law.probabilities.sum() * law.draws
+    counts = expected.floor().long()
+    counts[(expected - counts).argsort(descending=True)[:law.draws - int(counts.sum())]] += 1
+    return counts
+
+
+def _low_discrepancy(law: Law) -> torch.Tensor:
+    """The categories the inverse CDF gives the first draws of the base-2 van der Corput sequence."""
+    index, points, scale = torch.arange(1, law.draws + 1), torch.zeros(law.draws, dtype=torch.float64), 0.5
+    while bool(index.any()):
+        points += (index % 2) * scale
+        index, scale = index // 2, scale / 2
+    cdf = (law.probabilities.double() / law.probabilities.sum()).cumsum(0)
+    drawn = torch.searchsorted(cdf, points, right=True).clamp(max=len(cdf) - 1)
+    return torch.bincount(drawn, minlength=len(cdf))
+
+
+# The wrong samplers every statistical test must reject (powerless): by name, the counts each draws of a law.
+WRONG_SAMPLERS = {"argmax": _argmax, "a deterministic quota": _quota, "a low-discrepancy sequence": _low_discrepancy}
 
 
 def _joined(*parts: str) -> str:
@@ -166,4 +256,4 @@ def _outside(samples: torch.Tensor, categories: int, what: str) -> str | None:
             f"{'s' * (int(outside.sum()) != 1)})")
 
 
-__all__ = ["DRAWS", "LAWS", "LAW_OF", "SAMPLER_HOOKS", "SAMPLER_TABLES", "Law", "SamplerChecker"]
+__all__ = ["DRAWS", "LAWS", "LAW_OF", "SAMPLER_HOOKS", "SAMPLER_TABLES", "WRONG_SAMPLERS", "Law", "SamplerChecker"]

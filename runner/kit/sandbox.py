@@ -13,6 +13,7 @@ Outputs of a standard driver, besides the interface's own outputs (by their name
     <output>.device         uint8 (16,): the output's device type, NUL-padded ASCII (an output on another device
                             than the judged one comes as an empty tensor of its shape and dtype)
     <output>.again          tests with `fresh`: the same call's output after the caller changed the first one
+                            (its `.aliases`: whether it shares memory with an input or any first output)
     raised, raised.matches  tests with `raises`: the class of what the call raised, uint8 (64,) module.qualname
                             (all NUL when it returned), and int64 (): 1 when it is that built-in class or below
     <output>.requires_grad  int64 (): with cotangents, 1 when the output of the call on leaves requires grad
@@ -35,6 +36,8 @@ names under `transposed` passes each as x.transpose(0, -1); its gradient is repo
 
 import builtins
 import ctypes
+import itertools
+import sys
 import traceback
 import types
 
@@ -72,13 +75,22 @@ def _bound():
                       if child is not None]
         return found
 
-    def storage(tensor):
-        return tensor.untyped_storage().data_ptr() if tensor.numel() else None
+    storage_of, start_of, bytes_of, numel = (torch._C.TensorBase.untyped_storage, torch.UntypedStorage.data_ptr,
+                                             torch.UntypedStorage.nbytes, torch._C.TensorBase.numel)
 
-    return read, storage
+    def memory(tensor):
+        """(first, last + 1) address of the storage the tensor views, or None where it has none (it is empty,
+        or a meta tensor, whose storages all start at 0)."""
+        if not numel(tensor):
+            return None
+        storage = storage_of(tensor)
+        start = start_of(storage)
+        return (start, start + bytes_of(storage)) if start else None
+
+    return read, memory
 
 
-_read, _storage = _bound()
+_read, _memory = _bound()
 def _trimmer():
     """malloc_trim(0): hand the heap's freed pages back, so that the call after this one is not measured on
     top of what the one before freed (the judge holds the process's resident growth over a request against
@@ -94,7 +106,7 @@ _trim = _trimmer()
 _is_tensor, _is_module, _int64, _tensor, _grad, _grad_enabled = (
     lambda value: isinstance(value, torch.Tensor), lambda value: isinstance(value, torch.nn.Module), torch.int64,
     torch.tensor, torch.autograd.grad, torch.set_grad_enabled)
-_Exception, _class_of, _is_instance, _device, _empty = Exception, type, isinstance, torch.device, torch.empty
+_Exception, _class_of, _is_subclass, _device, _empty = Exception, type, issubclass, torch.device, torch.empty
 
 
 # The sandbox loads this file as `kit`; the trusted side imports it as runner.kit.sandbox, to run a truth.
@@ -115,17 +127,61 @@ def parameter_reader():
     return _read
 
 
+def calls_observed():
+    """(called, taken) for a callable the judge hands the submission (beam-search's `step`): the callable calls
+    called(size) once per call, and taken() lists the sizes of every call recorded so far, in order.
+
+    In the sandbox the record lives only in the closure of a sys.audit hook made here: called and taken hold
+    nothing but sys.audit (bound now) and two event names, so nothing the callable, the driver or this module
+    refers to reaches it, and audit hooks cannot be removed. A submission that raises the same events adds calls,
+    which can only fail it, or reads a copy; only a walk of the garbage collector finds the record. On the
+    trusted side, which runs only the reference and must not gather hooks for every driver it loads, it is a
+    list."""
+    if not _IN_SANDBOX:
+        sizes = []
+        return sizes.append, sizes.copy
+    audit, name = sys.audit, f"kit.calls.{next(_observers)}"
+    call_event, read_event = f"{name}.called", f"{name}.read"
+    # Bound now: a submission that rebinds builtins.len or builtins.int must not make a call go unrecorded.
+    sizes, append, extend, class_of, integer, listed, count = [], list.append, list.extend, type, int, list, len
+
+    def hook(event, arguments):
+        if event == call_event and count(arguments) == 1 and class_of(arguments[0]) is integer:
+            append(sizes, arguments[0])
+        elif event == read_event and count(arguments) == 1 and class_of(arguments[0]) is listed:
+            extend(arguments[0], sizes)
+
+    sys.addaudithook(hook)
+
+    def called(size):
+        audit(call_event, integer(size))
+
+    def taken():
+        copy = []
+        audit(read_event, copy)
+        return copy
+    return called, taken
+
+
+_observers = itertools.count()
+
+
 def leaf(tensor):
     """A fresh copy of tensor (strides kept) that requires grad."""
     return tensor.detach().clone().requires_grad_(True)
 
 
 def aliases(out, *tensors):
-    """Whether out is one of tensors or shares storage with one of them."""
+    """Whether out is one of tensors or its storage overlaps one of theirs: a view, the same storage, or
+    another storage made over the same memory (torch.frombuffer on one buffer)."""
     if not _is_tensor(out) or out.numel() == 0:
         return False
-    pointer = _storage(out)
-    return any(out is tensor or (_is_tensor(tensor) and _storage(tensor) == pointer) for tensor in tensors)
+    span = _memory(out)
+    return any(out is tensor or (_is_tensor(tensor) and _overlap(span, _memory(tensor))) for tensor in tensors)
+
+
+def _overlap(span, other):
+    return span is not None and other is not None and span[0] < other[1] and other[0] < span[1]
 
 
 def _flag(value, device):
@@ -190,13 +246,14 @@ def run_function(solution, params, inputs, ctx, interface):
 
 def _raised(thunk, expected, device):
     """`raised`, the class of what thunk raised (all NUL when it returned), and `raised.matches`, 1 when that is
-    the built-in exception class named expected or a subclass of it."""
+    the built-in exception class named expected or a subclass of it: the class the exception has, which a
+    caller's `except` matches, never the `__class__` it claims, which isinstance would take."""
     try:
         thunk()
     except _Exception as error:  # noqa: BLE001 - which class it is, is the observation
         kind = _class_of(error)
         return {"raised": _text(f"{kind.__module__}.{kind.__qualname__}", CLASS_BYTES, device),
-                "raised.matches": _flag(_is_instance(error, _EXCEPTIONS[expected]), device)}
+                "raised.matches": _flag(_is_subclass(kind, _EXCEPTIONS[expected]), device)}
     return {"raised": _text("", CLASS_BYTES, device), "raised.matches": _flag(False, device)}
 
 
@@ -363,10 +420,12 @@ def _run(call, parameters, params, inputs, ctx, interface):
     for name, value in first.items():
         outputs.update(_reported(name, value, given, ctx))
     if params.get("fresh"):
-        # A later call must not return what the caller was given and has since changed.
+        # A later call must not return what the caller was given and has since changed, nor memory of it that it
+        # puts the values back into: the caller's edit would be undone under it.
         _changed_in_place(first.values())
+        earlier = [*given, *first.values()]
         for name, value in _named(call(_transposed(inputs, params), params), names).items():
-            outputs.update(_reported(f"{name}.again", value, given, ctx))
+            outputs.update(_reported(f"{name}.again", value, earlier, ctx))
     if not cotangents:
         return outputs
     del first
@@ -465,5 +524,5 @@ def _seal(namespace):
 _seal(globals())
 
 
-__all__ = ["aliases", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
+__all__ = ["aliases", "calls_observed", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
            "show_exception"]

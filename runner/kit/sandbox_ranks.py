@@ -18,7 +18,7 @@ The report, JSON:
                 or, from kept(), the bytes of every storage made since storages_from_now() and still alive
     alive       the given tensors whose storage outlived the caller's references
     parameters  the tensors module.parameters() yields after set-up
-    refused     the type of the exception set-up raised where the test expects a refusal, or null
+    refused     where the test expects a refusal, the name of the built-in exception class set-up raised, or null
     timed_out   whether a collective timed out, where the driver asks during() to record it
 
 Each observer is a closure bound when it is made (the module's constants too), and a driver makes its own
@@ -27,6 +27,7 @@ changes nothing it calls. A submission that walks the garbage collector (or the 
 still reach it; the judge is for practice, not proctoring (docs/judge.md).
 """
 
+import builtins
 import gc
 import json
 import types
@@ -64,6 +65,9 @@ def observer():
     namespaces, max_operators, largest_kept, report_bytes = NAMESPACES, MAX_OPERATORS, LARGEST, REPORT_BYTES
     timed_out_words = TIMED_OUT
     freeze, unfreeze, objects = gc.freeze, gc.unfreeze, gc.get_objects
+    class_of, is_subclass = type, issubclass
+    exceptions = {name: value for name, value in vars(builtins).items()
+                  if isinstance(value, type) and issubclass(value, BaseException)}
 
     class Collectives(TorchDispatchMode):
         """The collectives this thread issues while active: {operator: [calls, elements, bytes]}."""
@@ -127,12 +131,17 @@ def observer():
         index = next(i for i, ranks in enumerate(params["groups"]) if ctx.rank in ranks)
         return made[index], index, len(params["groups"][index])
 
-    def refusal(observed, build, error):
-        """build() where the test expects it to raise error: records whether it did; re-raises anything else."""
+    def refusal(observed, build, name):
+        """build() where the test expects it to raise the built-in exception class called name: records name when
+        what it raised is of that class or below, judged by the class the exception has (a caller's `except`
+        matches no other), never by a class name, nor by what builtins holds under name by then; re-raises
+        anything else."""
         try:
             build()
-        except error:
-            observed["refused"] = error.__name__
+        except BaseException as error:
+            if not is_subclass(class_of(error), exceptions[name]):
+                raise
+            observed["refused"] = name
             return
         observed["refused"] = None
 

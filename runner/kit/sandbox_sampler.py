@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import torch
 
-# Reported after the names of a second call's draws, made when the test's params set `twice`.
-AGAIN = " again"
+# Reported after the names of a second call's draws, made when the test's params set `twice`, and of a third's,
+# made then with a generator seeded otherwise.
+AGAIN, OTHER_SEED = " again", " other seed"
 
 
 def draw(call, names, params, inputs, ctx):
@@ -19,11 +20,14 @@ def draw(call, names, params, inputs, ctx):
 
     The generator is seeded from the test's `seed` input. When params sets `twice`, the call is made again with
     a generator seeded alike, its draws reported under each name + AGAIN, and torch's global generator seeded
-    differently before each call: a submission that draws from the global generator does not repeat itself."""
-    reported = {}
-    for suffix, global_seed in [("", 1), (AGAIN, 2)][:1 + bool(params.get("twice"))]:
+    differently before each call: a submission that draws from the global generator does not repeat itself.
+    Then once more with the generator seeded otherwise (name + OTHER_SEED): one that draws from a generator of
+    its own repeats itself there."""
+    reported, seed = {}, int(inputs["seed"][0])
+    calls = [("", 1, seed), (AGAIN, 2, seed), (OTHER_SEED, 1, seed ^ 1)] if params.get("twice") else [("", 1, seed)]
+    for suffix, global_seed, own_seed in calls:
         torch.manual_seed(global_seed)
-        generator = torch.Generator(device=ctx.device).manual_seed(int(inputs["seed"][0]))
+        generator = torch.Generator(device=ctx.device).manual_seed(own_seed)
         result = call(generator)
         results = [result] if isinstance(result, torch.Tensor) else result
         if isinstance(results, (tuple, list)) and len(results) == len(names):

@@ -151,6 +151,13 @@ class FunctionChecker(ValueChecker):
             return None
         if got.get(key) is None:
             return f"{key}: the call returned no torch.Tensor"
+        if f"{key}.aliases" in expected:
+            shared = flag(got.get(f"{key}.aliases"))
+            if shared is None:
+                return MALFORMED
+            if shared:
+                return (f"{key} shares storage with the first result (or an input), whatever values it was given "
+                        "back, so the caller's change to the first result was undone under it")
         laid_out = self.device_problem(params, key, got, expected) or compare.layout(key, got[key], expected[key])
         if laid_out or without_values(key, expected):
             return laid_out

@@ -1,6 +1,8 @@
 """The problem kit: its comparisons on the trusted side, and its standard drivers and checker judging real
 submissions in the sandbox (fixtures kit-function and kit-module)."""
 
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -106,3 +108,83 @@ def test_the_function_kind_calls_as_the_params_say_and_reports_what_was_raised()
     assert reports.text(got["2/mask.device"], "[a-z]*") == "meta" and got["2/mask"].device.type == "cpu"
     assert reports.text(got["3/raised"], "[A-Za-z.]*") == "builtins.ArithmeticError"
     assert not reports.flag(got["3/raised.matches"])
+
+
+class _ClaimsValueError(ArithmeticError):
+    __class__ = ValueError  # isinstance honours it; `except ValueError` does not
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+@pytest.mark.parametrize("error, matches", [(_ClaimsValueError, False), (_TooLarge, True), (ValueError, True)])
+def test_what_a_call_raised_is_judged_by_the_class_it_has_not_the_class_it_claims(error, matches):
+    def refuse(t_q):
+        raise error("t_q")
+    got = sandbox.run_function(SimpleNamespace(f=refuse), {"t_q": 1, "raises": "ValueError"}, {},
+                               truth.trusted_context(), {"call": "f", "args": ["t_q"], "outputs": ["mask"]})
+    assert reports.flag(got["raised.matches"]) == matches
+
+
+def test_a_later_result_in_the_storage_of_an_earlier_one_is_reported_whatever_values_it_holds():
+    masks = {}
+
+    def restored(t_q):  # a memo that copies its pristine mask back into the tensor it handed out before
+        if t_q not in masks:
+            masks[t_q] = (torch.ones(t_q, dtype=torch.bool), torch.ones(t_q, dtype=torch.bool))
+        mask, pristine = masks[t_q]
+        return mask.copy_(pristine)
+    interface = {"call": "f", "args": ["t_q"], "outputs": ["mask"]}
+    for function, shares in [(restored, True), (lambda t_q: torch.ones(t_q, dtype=torch.bool), False)]:
+        got = sandbox.run_function(SimpleNamespace(f=function), {"t_q": 3, "fresh": True}, {},
+                                   truth.trusted_context(), interface)
+        assert torch.equal(got["mask.again"], torch.ones(3, dtype=torch.bool))
+        assert reports.flag(got["mask.again.aliases"]) == shares
+
+
+def test_storages_alias_where_their_memory_overlaps_and_meta_tensors_never_do():
+    buffer = bytearray(64)
+    first, second = torch.frombuffer(buffer, dtype=torch.uint8), torch.frombuffer(buffer, dtype=torch.uint8, offset=8)
+    assert sandbox.aliases(second, first) and sandbox.aliases(first[4:], first)
+    assert not sandbox.aliases(torch.ones(3), torch.ones(3))
+    assert not sandbox.aliases(torch.ones(3, device="meta"), torch.ones(3, device="meta"))
+
+
+# Run as the sandbox loads the kit (the module `kit`), with a callable handed over that records its calls, and a
+# submission that empties every list and resets every count it reaches from that callable.
+CALLS_OBSERVED = '''
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("kit", sys.argv[1])
+kit = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kit)
+called, taken = kit.calls_observed()
+
+
+def step(rows):
+    called(rows)
+
+
+def forget(function, seen):
+    if id(function) in seen or not callable(function):
+        return
+    seen.add(id(function))
+    for value in [cell.cell_contents for cell in getattr(function, "__closure__", None) or ()]:
+        if isinstance(value, list):
+            value.clear()
+        forget(value, seen)
+
+
+step(3), step(2), forget(step, set())
+sys.audit("kit.calls.0.read", ["a list of its own"])  # reads a copy into its own list, and empties nothing
+print(taken())
+'''
+
+
+def test_the_calls_of_a_handed_over_callable_are_recorded_beyond_anything_the_callable_reaches():
+    result = subprocess.run([sys.executable, "-c", CALLS_OBSERVED, sandbox.__file__], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[3, 2]"
+    called, taken = sandbox.calls_observed()  # the trusted side: a plain record, no hook in the judge's process
+    called(4)
+    assert taken() == [4]

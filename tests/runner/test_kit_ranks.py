@@ -1,6 +1,7 @@
 """The ranks kind's trusted side: each rank's report read as hostile input, the [ranks] rules, and the kind's
 checker judging crafted reports and outputs of a small package."""
 
+import builtins
 import itertools
 import json
 import textwrap
@@ -11,7 +12,7 @@ import pytest
 import torch
 
 from runner import compare, kit
-from runner.kit import KitError
+from runner.kit import KitError, sandbox_ranks
 from runner.kit.ranks import RanksChecker
 from runner.kit.ranks_reports import MAX_ENTRIES, Collective, Expected, Malformed, read_report, read_reports
 from runner.kit.ranks_rules import collectives_message, holdings_message, parameters_message
@@ -407,3 +408,31 @@ def test_the_module_scenario_names_each_calls_outputs_and_phases_by_the_rules_it
     assert steps[1].phases == {"forward0": "forward", "backward0": "backward_without_grad"}
     assert list(steps[1].outputs) == ["x.after0", "out0"] and steps[1].exact == {"x.after0"}
     assert steps[1].counts == {"x": 60, "out": 60}
+
+
+class _LookAlike(Exception):
+    pass
+
+
+_LookAlike.__name__ = _LookAlike.__qualname__ = "ValueError"
+
+
+class _Indivisible(ValueError):
+    pass
+
+
+def test_a_refusal_is_recorded_only_for_an_exception_of_the_builtin_class_bound_before_the_submission_loaded(
+        monkeypatch):
+    ranks, observed = sandbox_ranks.observer(), {}
+    monkeypatch.setattr(builtins, "ValueError", _LookAlike)  # what a submission can do at import
+
+    def build(error):
+        def raising():
+            raise error("d_hidden does not split")
+        return raising
+    ranks.refusal(observed, build(_Indivisible), "ValueError")
+    assert observed == {"refused": "ValueError"}
+    ranks.refusal(observed, lambda: None, "ValueError")
+    assert observed == {"refused": None}
+    with pytest.raises(_LookAlike):
+        ranks.refusal(observed, build(_LookAlike), "ValueError")

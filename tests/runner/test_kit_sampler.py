@@ -175,10 +175,54 @@ def test_the_sandbox_half_reports_each_draw_by_name_and_repeats_the_call_when_th
     inputs, ctx = {"seed": torch.tensor([123])}, trusted_context()
     seeded = sandbox_sampler.draw(lambda g: (torch.rand(3, generator=g), torch.randint(9, (2,), generator=g)),
                                   ["u", "k"], {"twice": True}, inputs, ctx)
-    assert list(seeded) == ["u", "k", "u again", "k again"]
+    assert list(seeded) == ["u", "k", "u again", "k again", "u other seed", "k other seed"]
     assert torch.equal(seeded["u"], seeded["u again"]) and torch.equal(seeded["k"], seeded["k again"])
+    assert not torch.equal(seeded["u"], seeded["u other seed"])
     unseeded = sandbox_sampler.draw(lambda g: torch.rand(3), ["u"], {"twice": True}, inputs, ctx)
     assert not torch.equal(unseeded["u"], unseeded["u again"])
     assert sandbox_sampler.draw(lambda g: torch.rand(3, generator=g), ["u"], {}, inputs, ctx).keys() == {"u"}
     assert sandbox_sampler.draw(lambda g: [torch.rand(3), 4], ["u", "k"], {}, inputs, ctx).keys() == {"u"}
     assert sandbox_sampler.draw(lambda g: None, ["u"], {}, inputs, ctx) == {}
+
+
+FIXED = SPEC.replace('kit.Law(weights / weights.sum(), "face")', 'kit.Law(weights / weights.sum(), "face", draws=params["draws"])') \
+    .replace('"count", ordinal=True)', '"count", ordinal=True, draws=params["draws"])')
+
+
+def quota(probabilities: torch.Tensor, draws: int) -> torch.Tensor:
+    """The faces a deterministic quota draws: each face its expected number of times, to within one."""
+    counts = (probabilities * draws).round().long()
+    return torch.repeat_interleave(torch.arange(len(probabilities)), counts)
+
+
+def test_draws_that_fit_better_than_chance_are_rejected_over_the_laws_of_a_test_together(tmp_path):
+    checker = SamplerChecker(package(tmp_path, spec=FIXED))
+    params = {"draws": 4000}
+    honest = judged(checker, {**reports(), "faces": drawn(FACES, 4000)}, params)
+    assert honest is None
+    message = judged(checker, {"faces": quota(FACES, 4000), "sixes": quota(COUNT, 4000)}, params)
+    assert "the draws fit the distribution better than random draws do" in message
+
+
+def test_draws_that_stay_the_same_when_the_generator_is_seeded_otherwise_are_rejected(tmp_path):
+    checker = SamplerChecker(package(tmp_path))
+    inputs = checker.inputs({}, torch.Generator().manual_seed(0))
+    expected = {**reports(), "faces other seed": reports()["faces"]}
+    same = {**reports(), "faces other seed": reports()["faces"]}
+    assert "a call with the generator seeded otherwise returned the same faces" in checker.check({}, inputs, same,
+                                                                                                  expected)
+    other = {**reports(), "faces other seed": drawn(FACES, 4000, seed=7)}
+    assert checker.check({}, inputs, other, expected) is None
+
+
+@pytest.mark.parametrize(("draws", "says"), [
+    (40000, []),
+    (8, ["the faces: 8 draws pool into one cell, so they are never tested",
+         "the sixes: 8 draws pool into one cell, so they are never tested", "no power against argmax: its draws pass "
+         "every check", "no power against a deterministic quota: its draws pass every check",
+         "no power against a low-discrepancy sequence: its draws pass every check"]),
+])
+def test_a_test_without_power_against_each_wrong_sampler_is_named(tmp_path, draws, says):
+    checker = SamplerChecker(package(tmp_path, spec=FIXED))
+    params = {"draws": draws}
+    assert checker.powerless(params, checker.inputs(params, torch.Generator().manual_seed(0))) == says

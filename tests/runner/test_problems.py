@@ -109,10 +109,10 @@ def test_a_checker_is_imported_once_per_version_however_often_its_problem_is_loa
 # calls the table, the package, the text replaced, the text put instead, the key refused, the keys it knows).
 MISSPELT = [
     ("a function problem", "stable-softmax", "forbidden = [", "forbiden = [", "forbiden",
-     "difficulty, entry_points, follow_ups, forbidden, interface, kind, limits, mistakes, modules, needs, tags, "
-     "tests, title, tolerance, topics, world_size"),
+     "allowed_operators, difficulty, entry_points, follow_ups, forbidden, forbidden_stems, interface, kind, limits, "
+     "mistakes, modules, needs, tags, tests, title, tolerance, topics, world_size"),
     ("a function problem", "stable-softmax", "[tolerance]", "[outputs]\ny = {}\n\n[tolerance]", "outputs",
-     "difficulty, "),
+     "allowed_operators, difficulty, "),
     ("[interface]", "stable-softmax", 'kwargs = ["dim"]', 'kwarg = ["dim"]', "kwarg", "args, call, device, "),
     ("[interface.reach]", "mhsa", "[interface.reach]\n", "[interface.reach]\nups_to = 4\n", "ups_to",
      "dim, input, misses, output, sees, up_to"),
@@ -125,10 +125,10 @@ MISSPELT = [
     ("[outputs.codes]", "int8-quantize", "codes = { exact = true }", "codes = { exakt = true }", "exakt",
      "atol, exact, judged, rtol"),
     ("a stateful problem", "int8-quantize", "[outputs]", "[interface]\ncall = 'quantize'\n\n[outputs]",
-     "interface", "difficulty, "),
+     "interface", "allowed_operators, difficulty, "),
     ("[sampler]", "sampling", "false_rejection = ", "false_rejections = ", "false_rejections", "false_rejection"),
     ("a sampler problem", "sampling", "[sampler]", "[tolerance]\nrounding_units = 4.0\n\n[sampler]",
-     "tolerance", "difficulty, "),
+     "tolerance", "allowed_operators, difficulty, "),
     ("[ranks]", "tp-mlp", "relative_tolerance = ", "relative_tolerence = ", "relative_tolerence", "holdings, only, "),
     ("[ranks.holdings]", "tp-mlp", 'split = ["fc1.weight"', 'splits = ["fc1.weight"', "splits",
      "after, holder, lesson, share, split, whole"),
