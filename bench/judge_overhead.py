@@ -171,7 +171,8 @@ def main() -> None:
         stats = pool.stats
     finally:
         pool.close()
-    cli = {which: statistics.median(cli_ms(problem.slug, which) for _ in range(args.cli_runs)) for which in selections}
+    cli = {which: statistics.median(cli_ms(problem.slug, which) for _ in range(args.cli_runs))
+           for which in selections if args.cli_runs}
     ready = statistics.median(spawn_to_ready_ms(options) for _ in range(max(3, args.cli_runs)))
 
     print(f"machine: {machine()}")
@@ -188,7 +189,8 @@ def main() -> None:
                      "cold": "runner.judge, cold starts", "pooled overhead": "overhead with the pool",
                      "cold overhead": "overhead with cold starts"}[name]
             print(f"{which:7} {label:34} {percentile(values, 50):9.1f} {percentile(values, 95):9.1f}")
-        print(f"{which:7} {'python -m runner judge (CLI), median':34} {cli[which]:9.1f}")
+        if which in cli:
+            print(f"{which:7} {'python -m runner judge (CLI), median':34} {cli[which]:9.1f}")
     print(f"{'':7} {'one sandbox, spawn to ready, median':34} {ready:9.1f}")
     if "sample" in results and problem.slug == "mhsa":
         pooled = percentile(results["sample"]["pooled overhead"], 50)
