@@ -138,3 +138,15 @@ def test_a_reference_process_that_ends_is_the_judges_failure_not_the_submissions
     verdict = judge_for_tests(problem, (SOFTMAX / "reference.py").read_bytes(), tests="sample", cache=ReferenceCache())
     assert verdict.verdict == "internal_error", verdict.tests
     assert "the reference's process ended" in verdict.tests[0].message
+
+
+@pytest.mark.parametrize("source, message", [
+    ("x = '\ud800'\n", "a lone surrogate U+D800 at character 5"),
+    ("x = 1  # \udfff\n", "a lone surrogate U+DFFF at character 9"),
+    ("x = '\udcff'\n", "not UTF-8: byte 0xff at offset 5"),
+], ids=["high-surrogate", "low-surrogate", "escaped-byte"])
+def test_text_that_utf8_cannot_carry_is_a_compile_error_before_any_sandbox_starts(source, message):
+    verdict = judge_for_tests("stable-softmax", source, tests="sample")
+    assert verdict.verdict == "compile_error"
+    assert message in verdict.tests[0].message
+    assert verdict.sandbox.startswith("none: the file was rejected")
