@@ -287,7 +287,8 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
         for who in order:
             answers[who] = _timed_request(run, who, test, batch, limits.timed_iterations)
         user_cpu_s = run.user.cpu_since(round_started)
-        (user_answer, user_outputs, _), (ref_answer, ref_outputs, ref_seen) = answers["user"], answers["reference"]
+        (user_answer, user_outputs, user_seen, user_calls) = answers["user"]
+        (ref_answer, ref_outputs, ref_seen, ref_calls) = answers["reference"]
         failure = _call_failure(run, user_answer, "during a timed call", batch)
         if failure:
             result.status, result.message = failure
@@ -299,9 +300,9 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
                                               (result.peak_bytes or 0) + copied_bytes(batch, user_outputs))
         user_times += [ns / 1e6 for ns in user_answer["times_ns"]]
         reference_times += [ns / 1e6 for ns in ref_answer["times_ns"]]
-        user_total_s, ref_total_s = ((answers["user"][2].wall_s, ref_seen.wall_s) if run.device == "cuda"
+        user_total_s, ref_total_s = ((user_seen.wall_s, ref_seen.wall_s) if run.device == "cuda"
                                      else (user_cpu_s, ref_seen.cpu_s))
-        floors.append(_trusted_floor_ms(user_total_s, ref_total_s, ref_answer["times_ns"]))
+        floors.append(_trusted_floor_ms(user_total_s, user_calls, ref_total_s, ref_calls, ref_answer["times_ns"]))
         figures = (statistics.median(user_times), statistics.median(floors), statistics.median(reference_times))
         share = _share_of_limit(run, figures)
         if count < len(rounds) and share > DECISIVE_TIME_FACTOR:
@@ -338,7 +339,8 @@ def timed_call_inputs(problem: Problem, seed: int, test: TestSpec, round_index: 
 
 def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
     """One timed request: count calls on the batch's inputs, after a warm-up call on a process's first timed
-    request (first uses: the allocator's pages, lazily built state); later rounds find them paid."""
+    request (first uses: the allocator's pages, lazily built state); later rounds find them paid. The answer,
+    the outputs, what was observed of the request and the calls it made, the warm-up included."""
     harness = run.user if who == "user" else run.reference_harness()
     allowance = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
     timeout = run.request_timeout_s(allowance) if who == "user" else allowance + 30
@@ -348,7 +350,7 @@ def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, to
                                        "warmup": warmup}, batch, timeout_s=timeout)
     if who == "reference" and (frame.header.get("error") or frame.header.get("forbidden")):
         raise RuntimeError(f"the reference failed its timed calls: {frame.header}")
-    return frame.header, frame.tensors, observed
+    return frame.header, frame.tensors, observed, count + warmup
 
 
 def _wrong_timed_output(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor],
@@ -366,15 +368,18 @@ def _wrong_timed_output(run: Judgement, test: TestSpec, batch: dict[str, torch.T
     return None
 
 
-def _trusted_floor_ms(user_total_s: float, ref_total_s: float, ref_times_ns: list[int]) -> float:
+def _trusted_floor_ms(user_total_s: float, user_calls: int, ref_total_s: float, ref_calls: int,
+                      ref_times_ns: list[int]) -> float:
     """The user's per-call time as the trusted side saw it, less the harness's own overhead per request.
 
-    The totals are the sandbox's CPU time over the request (on CUDA, its wall time). The overhead is what
-    the reference's request cost beyond the calls it timed: the same harness, the same inputs and outputs.
+    The totals are the sandbox's CPU time over the request (on CUDA, its wall time), each spread over the calls
+    that request made: a process's first timed request makes a warm-up call before the timed ones, its later
+    ones do not, and the two processes need not be at the same request (the reference's may serve several
+    judgements). The overhead is what the reference's request cost beyond its calls: the same harness, the
+    same inputs and outputs.
     """
-    calls = len(ref_times_ns) + 1
-    overhead = max(0.0, ref_total_s - calls * statistics.median(ref_times_ns) / 1e9)
-    return max(0.0, user_total_s - overhead) / calls * 1000
+    overhead = max(0.0, ref_total_s - ref_calls * statistics.median(ref_times_ns) / 1e9)
+    return max(0.0, user_total_s - overhead) / user_calls * 1000
 
 
 def _judge_time(problem: Problem, device: str, result: TestResult, reported_ms: float, observed_ms: float,

@@ -145,5 +145,15 @@ def test_on_cuda_the_wall_clock_overrules_only_past_twice_the_report():
 
 def test_the_observed_time_per_call_is_less_the_harness_overhead_the_reference_showed():
     # The reference: 4 calls timed at 1 ms and one warm-up, 8 ms in all, so 3 ms of overhead per request.
-    assert _trusted_floor_ms(user_total_s=0.023, ref_total_s=0.008, ref_times_ns=[1_000_000] * 4) == \
-        pytest.approx(4.0)
+    assert _trusted_floor_ms(user_total_s=0.023, user_calls=5, ref_total_s=0.008, ref_calls=5,
+                             ref_times_ns=[1_000_000] * 4) == pytest.approx(4.0)
+
+
+def test_each_sides_cpu_is_spread_over_the_calls_that_side_made_in_the_round():
+    # A later round: 3 calls each, no warm-up. The user's 33 ms less the reference's 3 ms of overhead is 10 ms
+    # a call; spread over a warm-up that was not made it would be 7.5 ms, three quarters of what was spent.
+    assert _trusted_floor_ms(user_total_s=0.033, user_calls=3, ref_total_s=0.006, ref_calls=3,
+                             ref_times_ns=[1_000_000] * 3) == pytest.approx(10.0)
+    # The reference's process already warmed by an earlier judgement, the user's making its warm-up call.
+    assert _trusted_floor_ms(user_total_s=0.043, user_calls=4, ref_total_s=0.006, ref_calls=3,
+                             ref_times_ns=[1_000_000] * 3) == pytest.approx(10.0)
