@@ -3,6 +3,7 @@
 Start-up and the submission are separate on purpose: a process can be started (torch imported, CUDA
 initialised) before any submission exists, and receive one later over its pipe. Requests, in order:
 
+    ranks  a distributed problem's: the same settings as the load; start every group of ranks, say when ready
     load   the submission's and the driver's source, the limits, the forbidden operators, the confinement
     run    one test case: inputs in, outputs, peak memory and observations out
     time   the same case on several fresh inputs, each call timed
@@ -371,7 +372,7 @@ def _serve_started(requests, responses) -> None:
     if "rank" not in load.header:
         # A rank inherits the limits its controller set; it could not raise them again anyway.
         limits.apply(load.header.get("limits", {}))
-    if load.header.get("world_size", 1) > 1 and "rank" not in load.header:
+    if load.kind == "ranks":
         from .ranks import serve_ranks
 
         serve_ranks(load, requests, responses, serve_rank)
