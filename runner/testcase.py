@@ -28,6 +28,11 @@ from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEE
 # prints them; docs/speed.md has the last figures).
 RSS_GROWTH_SLACK_BYTES = 32 << 20
 RSS_LEVEL_SLACK_BYTES = 64 << 20
+# Timed calls run without the tensor tracker and with glibc's steady-state allocator, whose heap keeps freed blocks
+# for the next call (docs/judge.md, Measurement): a timed request may grow the resident set by the test's limit on
+# a call, the copies, and this many times that limit besides, the most measured (a checkpointed stack held 113 MiB
+# for 31 MiB of live tensors, about 2.6 times more).
+TIMED_HEAP_KEPT_FACTOR = 3
 # CUDA's allocator reports its growth from inside the process: a claim, trusted no more than the tracker's.
 CUDA_SLACK_BYTES = 256 << 20
 # On CUDA the outside view is the request's wall clock, which a busy host stretches; a reported time is only
@@ -117,7 +122,7 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
         result.message = f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} ({basis})"
         return case
     if test.timed:
-        case.time = _time(run, test, result)
+        case.time = _time(run, test, result, (limit, basis))
     return case
 
 
@@ -212,7 +217,7 @@ def trusted_peak(harness: Harness, answer: dict[str, Any], observed: Observed, i
 
 
 def outside_excess(harness: Harness, claimed: int, observed: Observed, inputs: dict[str, torch.Tensor],
-                   outputs: dict[str, torch.Tensor]) -> tuple[int | None, int | None]:
+                   outputs: dict[str, torch.Tensor], *, kept_bytes: int = 0) -> tuple[int | None, int | None]:
     """How far each outside figure exceeds what the call may hold (None where it was not read), and the
     call's claim added to what the process is allowed.
 
@@ -221,7 +226,7 @@ def outside_excess(harness: Harness, claimed: int, observed: Observed, inputs: d
     one call serves the next, and what a correct solution's allocator keeps is no bypass). The level is what
     counts memory touched at import.
     """
-    own = claimed + copied_bytes(inputs, outputs)
+    own = claimed + copied_bytes(inputs, outputs) + kept_bytes
     harness.memory_allowance_bytes = max(harness.memory_allowance_bytes, own)
     growth, level = observed.rss_growth_bytes, observed.rss_level_bytes
     return (None if growth is None else growth - own,
@@ -238,14 +243,15 @@ def _mib(size: int) -> str:
     return f"{size / (1 << 20):.2f} MiB"
 
 
-def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | None:
+def _time(run: Judgement, test: TestSpec, result: TestResult, memory: tuple[int, str]) -> TimeFigures | None:
     """The time verdict of a timed test, or None when a timed call failed (the result says how): one set of
     rounds, and a second on fresh inputs when the first came out over the limit by less than the decisive
-    factor; the set judged is the one nearer its limit."""
+    factor; the set judged is the one nearer its limit. memory: the test's limit on a call's peak and what it
+    rests on, which every timed call is held to as the checked call was."""
     limits = run.problem.limits
     best, sets = None, 0
     for first_round in (0, limits.timed_rounds):
-        measured = _timed_rounds(run, test, result, range(first_round, first_round + limits.timed_rounds))
+        measured = _timed_rounds(run, test, result, range(first_round, first_round + limits.timed_rounds), memory)
         if measured is None:
             return None
         sets += 1
@@ -263,8 +269,8 @@ def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | N
     return decided
 
 
-def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
-                  rounds: range) -> tuple[tuple[float, float, float], int] | None:
+def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult, rounds: range,
+                  memory: tuple[int, str]) -> tuple[tuple[float, float, float], int] | None:
     """Interleave rounds of the user's and the reference's timed calls on the same fresh inputs: the median
     reported, observed and reference figures, and the count of rounds run when the figure after one was over
     the decisive factor (else 0); None when a timed call failed (the result says how).
@@ -289,15 +295,16 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
         user_cpu_s = run.user.cpu_since(round_started)
         (user_answer, user_outputs, user_seen, user_calls) = answers["user"]
         (ref_answer, ref_outputs, ref_seen, ref_calls) = answers["reference"]
-        failure = _call_failure(run, user_answer, "during a timed call", batch)
+        # What a timed request holds (every call's inputs and outputs, copied) is allowed to stay resident.
+        run.user.memory_allowance_bytes = max(run.user.memory_allowance_bytes,
+                                              (result.peak_bytes or 0) + copied_bytes(batch, user_outputs))
+        failure = (_call_failure(run, user_answer, "during a timed call", _call_inputs(batch))
+                   or _timed_memory_failure(run, user_seen, batch, user_outputs, memory))
         if failure:
             result.status, result.message = failure
             return None
         checks.append(run.beside(lambda batch=batch, got=user_outputs, expected=ref_outputs:
                                  _wrong_timed_output(run, test, batch, got, expected, limits.timed_iterations)))
-        # What a timed request holds (every call's inputs and outputs, copied) is allowed to stay resident.
-        run.user.memory_allowance_bytes = max(run.user.memory_allowance_bytes,
-                                              (result.peak_bytes or 0) + copied_bytes(batch, user_outputs))
         user_times += [ns / 1e6 for ns in user_answer["times_ns"]]
         reference_times += [ns / 1e6 for ns in ref_answer["times_ns"]]
         user_total_s, ref_total_s = ((user_seen.wall_s, ref_seen.wall_s) if run.device == "cuda"
@@ -316,6 +323,30 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
             result.status, result.message = failure
             return None
     return figures, cut_short
+
+
+def _call_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A timed request's inputs by the names of one call's (each call's named "<index>/<name>")."""
+    return {name.split("/", 1)[1]: tensor for name, tensor in batch.items()}
+
+
+def _timed_memory_failure(run: Judgement, observed: Observed, batch: dict[str, torch.Tensor],
+                          outputs: dict[str, torch.Tensor], memory: tuple[int, str]) -> tuple[str, str] | None:
+    """A timed request held to the test's memory limit from outside, as a checked call's claim is: timed calls
+    run without the tracker (its cost per operator would blur the ratio the time limit judges), so each call is
+    taken to hold the most it may, and the resident set's growth and level must stay within that, the copies
+    and the allocator's kept blocks, by the slacks a checked call has."""
+    limit, basis = memory
+    growth_excess, level_excess = outside_excess(run.user, limit, observed, batch, outputs,
+                                                 kept_bytes=TIMED_HEAP_KEPT_FACTOR * limit)
+    if growth_excess is not None and growth_excess > RSS_GROWTH_SLACK_BYTES:
+        what = f"grew by {_mib(observed.rss_growth_bytes)} during the timed calls"
+    elif level_excess is not None and level_excess > RSS_LEVEL_SLACK_BYTES:
+        what = f"stood {_mib(observed.rss_level_bytes)} above its size before the file was loaded during the timed calls"
+    else:
+        return None
+    return MEMORY_LIMIT_EXCEEDED, (f"the process's resident memory {what}, more than calls that each hold at most "
+                                   f"{_mib(limit)} ({basis}) could need")
 
 
 def _share_of_limit(run: Judgement, figures: tuple[float, float, float]) -> float:

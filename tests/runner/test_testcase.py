@@ -9,8 +9,8 @@ import torch
 from runner import problems
 from runner.client import Observed
 from runner.kit import CheckerBase
-from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _trusted_floor_ms,
-                             case_memory_limit, copied_bytes, outside_excess, trusted_peak)
+from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _timed_memory_failure,
+                             _trusted_floor_ms, case_memory_limit, copied_bytes, outside_excess, trusted_peak)
 from runner.verdict import TestResult
 
 MIB = 1 << 20
@@ -105,6 +105,16 @@ def test_the_outside_excess_is_measured_against_claim_and_copies():
     assert excess == (15 * MIB - 14 * MIB, 60 * MIB - 50 * MIB)
 
 
+def test_a_timed_request_may_grow_by_four_times_the_limit_the_copies_and_the_slack_and_no_more():
+    # Each call taken to hold the test's limit, 10 MiB, and glibc's heap three times that besides; 2 MiB of copies.
+    allowed = 4 * 10 * MIB + 2 * MIB + RSS_GROWTH_SLACK_BYTES
+    run = SimpleNamespace(user=harness())
+    assert _timed_memory_failure(run, observed(allowed, 0), ONE_MIB_INPUT, {}, (10 * MIB, "a basis")) is None
+    status, message = _timed_memory_failure(run, observed(allowed + 1, 0), ONE_MIB_INPUT, {}, (10 * MIB, "a basis"))
+    assert status == "memory_limit_exceeded"
+    assert "grew by" in message and "during the timed calls" in message and "10.00 MiB (a basis)" in message
+
+
 def test_copies_are_twice_the_bytes_of_inputs_and_outputs():
     assert copied_bytes({"x": torch.zeros(4, dtype=torch.float64)}, {"y": torch.zeros(2)}) == 2 * (32 + 8)
 
@@ -157,3 +167,4 @@ def test_each_sides_cpu_is_spread_over_the_calls_that_side_made_in_the_round():
     # The reference's process already warmed by an earlier judgement, the user's making its warm-up call.
     assert _trusted_floor_ms(user_total_s=0.043, user_calls=4, ref_total_s=0.006, ref_calls=3,
                              ref_times_ns=[1_000_000] * 3) == pytest.approx(10.0)
+
