@@ -6,6 +6,7 @@ judge's watch, a changed input, an error raised in the call, a wrong result, the
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
@@ -48,6 +49,12 @@ CUDA_FLOOR_GRAIN_MS = 2.0
 # over the limit by less than this is timed once more (a burst on a shared machine has made a correct solution's
 # calls several times slower for a whole set), the better set judged.
 DECISIVE_TIME_FACTOR = 3.0
+# A hidden test's time is shown to two significant figures, and never finer than a microsecond: a process holding
+# hidden inputs chooses the figure it reports, and at full precision each test's time could carry about 63 bits of
+# them out (docs/judge.md, Hidden tests stay hidden). A third figure would show only noise: the same solution's
+# time varies by more than 1% from run to run on one machine (docs/speed.md).
+SHOWN_TIME_FIGURES = 2
+SHOWN_TIME_FINEST_DECIMALS = 3
 
 
 class Judgement(Protocol):
@@ -112,7 +119,9 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     if message:
         return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(run.user, answer, observed, inputs, frame.tensors)
-    result = TestResult(test.name, PASSED, "", time_ms=answer.get("time_ns", 0) / 1e6, peak_bytes=peak)
+    # The call took no longer than its request, which the trusted side timed itself.
+    call_ms = min(answer.get("time_ns", 0) / 1e6, observed.wall_s * 1000)
+    result = TestResult(test.name, PASSED, "", time_ms=call_ms if test.sample else shown_ms(call_ms), peak_bytes=peak)
     reference_peak = expected_answer.get("peak_bytes")
     limit, basis = case_memory_limit(run.problem, test, inputs, reference_peak)
     case = CaseResult(result, user_peak_bytes=peak, reference_peak_bytes=reference_peak or 0,
@@ -419,14 +428,23 @@ def _judge_time(problem: Problem, device: str, result: TestResult, reported_ms: 
     judged is the larger, so a report can make the verdict worse, never better."""
     limits = problem.limits
     user_ms, overruled = _judged_ms(device, reported_ms, observed_ms)
-    note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)" if overruled else ""
-    result.time_ms = user_ms
-    figures = TimeFigures(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
+    note = (f" (as observed from outside the sandbox; the process reported {shown_ms(reported_ms):g} ms)"
+            if overruled else "")
+    # Decided on the figure judged, shown as every hidden test's time is (a timed test is hidden).
+    result.time_ms = shown_ms(user_ms)
+    figures = TimeFigures(user_ms=result.time_ms, reference_ms=reference_ms, ratio=ratio(result.time_ms, reference_ms))
     if user_ms > _allowed_ms(problem, reference_ms):
         result.status = TIME_LIMIT_EXCEEDED
-        result.message = (f"median {user_ms:.3f} ms per call{note}, {figures.ratio:.1f}× the reference's "
+        result.message = (f"median {result.time_ms:g} ms per call{note}, {figures.ratio:.1f}× the reference's "
                           f"{reference_ms:.3f} ms; the limit is {limits.time_words()}")
     return figures
+
+
+def shown_ms(ms: float) -> float:
+    """A hidden test's time as it is shown: SHOWN_TIME_FIGURES significant figures, none finer than a microsecond."""
+    if ms <= 0:
+        return 0.0
+    return round(ms, min(SHOWN_TIME_FINEST_DECIMALS, SHOWN_TIME_FIGURES - 1 - math.floor(math.log10(ms))))
 
 
 def _judged_ms(device: str, reported_ms: float, observed_ms: float) -> tuple[float, bool]:

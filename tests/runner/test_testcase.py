@@ -10,7 +10,7 @@ from runner import problems
 from runner.client import Observed
 from runner.kit import CheckerBase
 from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _timed_memory_failure,
-                             _trusted_floor_ms, case_memory_limit, copied_bytes, outside_excess, trusted_peak)
+                             _trusted_floor_ms, case_memory_limit, copied_bytes, outside_excess, shown_ms, trusted_peak)
 from runner.verdict import TestResult
 
 MIB = 1 << 20
@@ -129,7 +129,7 @@ def test_on_the_cpu_the_observed_time_is_judged_whenever_it_exceeds_the_report()
     result = TestResult("timed", "passed", "")
     figures = _judge_time(timed_problem(), "cpu", result, reported_ms=1.5, observed_ms=3.2, reference_ms=1.0)
     assert figures.user_ms == 3.2 and result.status == "time_limit_exceeded"
-    assert "as observed from outside the sandbox; the process reported 1.500 ms" in result.message
+    assert "as observed from outside the sandbox; the process reported 1.5 ms" in result.message
 
 
 def test_a_report_above_the_observed_time_makes_the_verdict_worse():
@@ -168,3 +168,19 @@ def test_each_sides_cpu_is_spread_over_the_calls_that_side_made_in_the_round():
     assert _trusted_floor_ms(user_total_s=0.043, user_calls=4, ref_total_s=0.006, ref_calls=3,
                              ref_times_ns=[1_000_000] * 3) == pytest.approx(10.0)
 
+
+@pytest.mark.parametrize("ms, shown", [
+    (12.3456789, 12.0), (0.123456, 0.12), (1234.5678, 1200.0), (0.0123456, 0.012), (0.00123456, 0.001),
+    (0.000499, 0.0), (9.96, 10.0), (0.0, 0.0),
+])
+def test_a_hidden_tests_time_is_shown_to_two_significant_figures_and_no_finer_than_a_microsecond(ms, shown):
+    assert shown_ms(ms) == shown
+
+
+def test_a_timed_tests_time_is_decided_on_the_figure_judged_and_shown_rounded():
+    result = TestResult("timed", "passed", "")
+    figures = _judge_time(timed_problem(ratio=5.0), "cpu", result, reported_ms=1.23456789, observed_ms=5.0123456,
+                          reference_ms=1.0)
+    assert result.status == "time_limit_exceeded"  # 5.012 ms is over 5× the reference's 1 ms, though shown as 5
+    assert result.time_ms == figures.user_ms == 5.0
+    assert "median 5 ms per call" in result.message and "the process reported 1.2 ms" in result.message
