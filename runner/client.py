@@ -156,16 +156,25 @@ class Harness:
             # The zygote imports it too before its next fork, so that later sandboxes find it paid.
             self.process.process.zygote.dynamo = True
 
+    def start_ranks(self, *, timeout_s: float, **settings: Any) -> None:
+        """A distributed problem's rank processes, started before the load (nothing to do on another): the time
+        they take is the judge's, and the pids found are those of processes only trusted code has run in."""
+        self.default_world_size = int(settings.get("world_size", 1))
+        if self.default_world_size == 1:
+            return
+        answer = self.process.request({"type": "ranks", **settings}, timeout_s=timeout_s).header
+        if answer.get("type") != "ranks":
+            raise RuntimeError(f"the harness did not start its ranks: {answer}")
+        if self.harness_pid:
+            self.rank_pids = self._find_ranks(sorted({self.default_world_size, *settings.get("world_sizes", [])}))
+
     def load(self, blobs: dict[str, bytes], *, timeout_s: float, **settings: Any) -> dict[str, Any]:
-        """Send the submission; the harness's answer (compile errors and forbidden calls at import)."""
+        """Send the submission (after start_ranks); the harness's answer (compile errors and forbidden calls at
+        import)."""
         if self.harness_pid:
             self.rss_base_bytes = procs.status_bytes(self.harness_pid, "VmRSS", self._view)
         answer = self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
-        answer = checked_answer(answer, "loaded")
-        self.default_world_size = int(settings.get("world_size", 1))
-        if self.default_world_size > 1 and self.harness_pid and "error" not in answer:
-            self.rank_pids = self._find_ranks(sorted({self.default_world_size, *settings.get("world_sizes", [])}))
-        return answer
+        return checked_answer(answer, "loaded")
 
     def _find_ranks(self, sizes: list[int]) -> dict[int, list[int]]:
         """The rank processes, which the harness forks at the load one group at a time, in ascending world

@@ -99,14 +99,13 @@ def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | N
     device = resolve_device(problem, options.device)
     tests = problem.selected_tests(options.tests)
     emit = on_event or (lambda event: None)
-    encoded = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
     key = options.secret_key if options.secret_key is not None else seeds.load_key(options.sandbox.state_dir)
     # Every lane draws its hidden inputs from this one seed.
     seed_index = options.seed_index if options.seed_index is not None else seeds.draw_index()
     hidden_seed = seeds.hidden_seed(key, problem.version, seed_index)
     merge = Merge(problem, device, tests, emit, seed_index if any(not test.sample for test in tests) else None)
     merge.begin()
-    rejected = precheck(encoded)
+    encoded, rejected = precheck(source)
     if rejected:
         merge.settle(0, CaseResult(TestResult(tests[0].name, COMPILE_ERROR, rejected)), skip_rest=AFTER_AN_ENDED_RUN)
         return merge.verdict(sandbox="none: the file was rejected before anything ran")
@@ -164,15 +163,25 @@ def resolve_device(problem: Problem, device: str) -> str:
     return device
 
 
-def precheck(source: bytes) -> str | None:
-    """Why the file cannot even be handed to the sandbox, or None."""
+def precheck(source: str | bytes) -> tuple[bytes, str | None]:
+    """The file's bytes, and why they cannot even be handed to the sandbox (None when they can).
+
+    A str is encoded with the bytes it escaped (surrogateescape) put back, so a file decoded that way is judged
+    as the bytes it was; any other lone surrogate stands for no byte and no character, and is refused here.
+    """
+    if isinstance(source, str):
+        try:
+            source = source.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as error:
+            return b"", (f"the file is not UTF-8 text: a lone surrogate U+{ord(source[error.start]):04X} at "
+                         f"character {error.start}")
     if len(source) > MAX_SOURCE_BYTES:
-        return f"the file is {len(source):,} bytes; the limit is {MAX_SOURCE_BYTES:,}"
+        return source, f"the file is {len(source):,} bytes; the limit is {MAX_SOURCE_BYTES:,}"
     nul = source.find(b"\0")
     if nul >= 0:
-        return f"the file contains a NUL byte at offset {nul}"
+        return source, f"the file contains a NUL byte at offset {nul}"
     try:
         source.decode("utf-8")
     except UnicodeDecodeError as error:
-        return f"the file is not UTF-8: byte 0x{source[error.start]:02x} at offset {error.start}"
-    return None
+        return source, f"the file is not UTF-8: byte 0x{source[error.start]:02x} at offset {error.start}"
+    return source, None

@@ -6,6 +6,7 @@ judge's watch, a changed input, an error raised in the call, a wrong result, the
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
@@ -28,6 +29,11 @@ from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEE
 # prints them; docs/speed.md has the last figures).
 RSS_GROWTH_SLACK_BYTES = 32 << 20
 RSS_LEVEL_SLACK_BYTES = 64 << 20
+# Timed calls run without the tensor tracker and with glibc's steady-state allocator, whose heap keeps freed blocks
+# for the next call (docs/judge.md, Measurement): a timed request may grow the resident set by the test's limit on
+# a call, the copies, and this many times that limit besides, the most measured (a checkpointed stack held 113 MiB
+# for 31 MiB of live tensors, about 2.6 times more).
+TIMED_HEAP_KEPT_FACTOR = 3
 # CUDA's allocator reports its growth from inside the process: a claim, trusted no more than the tracker's.
 CUDA_SLACK_BYTES = 256 << 20
 # On CUDA the outside view is the request's wall clock, which a busy host stretches; a reported time is only
@@ -43,6 +49,12 @@ CUDA_FLOOR_GRAIN_MS = 2.0
 # over the limit by less than this is timed once more (a burst on a shared machine has made a correct solution's
 # calls several times slower for a whole set), the better set judged.
 DECISIVE_TIME_FACTOR = 3.0
+# A hidden test's time is shown to two significant figures, and never finer than a microsecond: a process holding
+# hidden inputs chooses the figure it reports, and at full precision each test's time could carry about 63 bits of
+# them out (docs/judge.md, Hidden tests stay hidden). A third figure would show only noise: the same solution's
+# time varies by more than 1% from run to run on one machine (docs/speed.md).
+SHOWN_TIME_FIGURES = 2
+SHOWN_TIME_FINEST_DECIMALS = 3
 
 
 class Judgement(Protocol):
@@ -107,7 +119,9 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     if message:
         return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(run.user, answer, observed, inputs, frame.tensors)
-    result = TestResult(test.name, PASSED, "", time_ms=answer.get("time_ns", 0) / 1e6, peak_bytes=peak)
+    # The call took no longer than its request, which the trusted side timed itself.
+    call_ms = min(answer.get("time_ns", 0) / 1e6, observed.wall_s * 1000)
+    result = TestResult(test.name, PASSED, "", time_ms=call_ms if test.sample else shown_ms(call_ms), peak_bytes=peak)
     reference_peak = expected_answer.get("peak_bytes")
     limit, basis = case_memory_limit(run.problem, test, inputs, reference_peak)
     case = CaseResult(result, user_peak_bytes=peak, reference_peak_bytes=reference_peak or 0,
@@ -117,7 +131,7 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
         result.message = f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} ({basis})"
         return case
     if test.timed:
-        case.time = _time(run, test, result)
+        case.time = _time(run, test, result, (limit, basis))
     return case
 
 
@@ -212,7 +226,7 @@ def trusted_peak(harness: Harness, answer: dict[str, Any], observed: Observed, i
 
 
 def outside_excess(harness: Harness, claimed: int, observed: Observed, inputs: dict[str, torch.Tensor],
-                   outputs: dict[str, torch.Tensor]) -> tuple[int | None, int | None]:
+                   outputs: dict[str, torch.Tensor], *, kept_bytes: int = 0) -> tuple[int | None, int | None]:
     """How far each outside figure exceeds what the call may hold (None where it was not read), and the
     call's claim added to what the process is allowed.
 
@@ -221,7 +235,7 @@ def outside_excess(harness: Harness, claimed: int, observed: Observed, inputs: d
     one call serves the next, and what a correct solution's allocator keeps is no bypass). The level is what
     counts memory touched at import.
     """
-    own = claimed + copied_bytes(inputs, outputs)
+    own = claimed + copied_bytes(inputs, outputs) + kept_bytes
     harness.memory_allowance_bytes = max(harness.memory_allowance_bytes, own)
     growth, level = observed.rss_growth_bytes, observed.rss_level_bytes
     return (None if growth is None else growth - own,
@@ -238,14 +252,15 @@ def _mib(size: int) -> str:
     return f"{size / (1 << 20):.2f} MiB"
 
 
-def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | None:
+def _time(run: Judgement, test: TestSpec, result: TestResult, memory: tuple[int, str]) -> TimeFigures | None:
     """The time verdict of a timed test, or None when a timed call failed (the result says how): one set of
     rounds, and a second on fresh inputs when the first came out over the limit by less than the decisive
-    factor; the set judged is the one nearer its limit."""
+    factor; the set judged is the one nearer its limit. memory: the test's limit on a call's peak and what it
+    rests on, which every timed call is held to as the checked call was."""
     limits = run.problem.limits
     best, sets = None, 0
     for first_round in (0, limits.timed_rounds):
-        measured = _timed_rounds(run, test, result, range(first_round, first_round + limits.timed_rounds))
+        measured = _timed_rounds(run, test, result, range(first_round, first_round + limits.timed_rounds), memory)
         if measured is None:
             return None
         sets += 1
@@ -263,8 +278,8 @@ def _time(run: Judgement, test: TestSpec, result: TestResult) -> TimeFigures | N
     return decided
 
 
-def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
-                  rounds: range) -> tuple[tuple[float, float, float], int] | None:
+def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult, rounds: range,
+                  memory: tuple[int, str]) -> tuple[tuple[float, float, float], int] | None:
     """Interleave rounds of the user's and the reference's timed calls on the same fresh inputs: the median
     reported, observed and reference figures, and the count of rounds run when the figure after one was over
     the decisive factor (else 0); None when a timed call failed (the result says how).
@@ -287,21 +302,23 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
         for who in order:
             answers[who] = _timed_request(run, who, test, batch, limits.timed_iterations)
         user_cpu_s = run.user.cpu_since(round_started)
-        (user_answer, user_outputs, _), (ref_answer, ref_outputs, ref_seen) = answers["user"], answers["reference"]
-        failure = _call_failure(run, user_answer, "during a timed call", batch)
+        (user_answer, user_outputs, user_seen, user_calls) = answers["user"]
+        (ref_answer, ref_outputs, ref_seen, ref_calls) = answers["reference"]
+        # What a timed request holds (every call's inputs and outputs, copied) is allowed to stay resident.
+        run.user.memory_allowance_bytes = max(run.user.memory_allowance_bytes,
+                                              (result.peak_bytes or 0) + copied_bytes(batch, user_outputs))
+        failure = (_call_failure(run, user_answer, "during a timed call", _call_inputs(batch))
+                   or _timed_memory_failure(run, user_seen, batch, user_outputs, memory))
         if failure:
             result.status, result.message = failure
             return None
         checks.append(run.beside(lambda batch=batch, got=user_outputs, expected=ref_outputs:
                                  _wrong_timed_output(run, test, batch, got, expected, limits.timed_iterations)))
-        # What a timed request holds (every call's inputs and outputs, copied) is allowed to stay resident.
-        run.user.memory_allowance_bytes = max(run.user.memory_allowance_bytes,
-                                              (result.peak_bytes or 0) + copied_bytes(batch, user_outputs))
         user_times += [ns / 1e6 for ns in user_answer["times_ns"]]
         reference_times += [ns / 1e6 for ns in ref_answer["times_ns"]]
-        user_total_s, ref_total_s = ((answers["user"][2].wall_s, ref_seen.wall_s) if run.device == "cuda"
+        user_total_s, ref_total_s = ((user_seen.wall_s, ref_seen.wall_s) if run.device == "cuda"
                                      else (user_cpu_s, ref_seen.cpu_s))
-        floors.append(_trusted_floor_ms(user_total_s, ref_total_s, ref_answer["times_ns"]))
+        floors.append(_trusted_floor_ms(user_total_s, user_calls, ref_total_s, ref_calls, ref_answer["times_ns"]))
         figures = (statistics.median(user_times), statistics.median(floors), statistics.median(reference_times))
         share = _share_of_limit(run, figures)
         if count < len(rounds) and share > DECISIVE_TIME_FACTOR:
@@ -315,6 +332,30 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult,
             result.status, result.message = failure
             return None
     return figures, cut_short
+
+
+def _call_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A timed request's inputs by the names of one call's (each call's named "<index>/<name>")."""
+    return {name.split("/", 1)[1]: tensor for name, tensor in batch.items()}
+
+
+def _timed_memory_failure(run: Judgement, observed: Observed, batch: dict[str, torch.Tensor],
+                          outputs: dict[str, torch.Tensor], memory: tuple[int, str]) -> tuple[str, str] | None:
+    """A timed request held to the test's memory limit from outside, as a checked call's claim is: timed calls
+    run without the tracker (its cost per operator would blur the ratio the time limit judges), so each call is
+    taken to hold the most it may, and the resident set's growth and level must stay within that, the copies
+    and the allocator's kept blocks, by the slacks a checked call has."""
+    limit, basis = memory
+    growth_excess, level_excess = outside_excess(run.user, limit, observed, batch, outputs,
+                                                 kept_bytes=TIMED_HEAP_KEPT_FACTOR * limit)
+    if growth_excess is not None and growth_excess > RSS_GROWTH_SLACK_BYTES:
+        what = f"grew by {_mib(observed.rss_growth_bytes)} during the timed calls"
+    elif level_excess is not None and level_excess > RSS_LEVEL_SLACK_BYTES:
+        what = f"stood {_mib(observed.rss_level_bytes)} above its size before the file was loaded during the timed calls"
+    else:
+        return None
+    return MEMORY_LIMIT_EXCEEDED, (f"the process's resident memory {what}, more than calls that each hold at most "
+                                   f"{_mib(limit)} ({basis}) could need")
 
 
 def _share_of_limit(run: Judgement, figures: tuple[float, float, float]) -> float:
@@ -338,7 +379,8 @@ def timed_call_inputs(problem: Problem, seed: int, test: TestSpec, round_index: 
 
 def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, torch.Tensor], count: int):
     """One timed request: count calls on the batch's inputs, after a warm-up call on a process's first timed
-    request (first uses: the allocator's pages, lazily built state); later rounds find them paid."""
+    request (first uses: the allocator's pages, lazily built state); later rounds find them paid. The answer,
+    the outputs, what was observed of the request and the calls it made, the warm-up included."""
     harness = run.user if who == "user" else run.reference_harness()
     allowance = (count + 1) * run.problem.limits.time_cap_ms / 1000 * 1.5 + 5
     timeout = run.request_timeout_s(allowance) if who == "user" else allowance + 30
@@ -348,7 +390,7 @@ def _timed_request(run: Judgement, who: str, test: TestSpec, batch: dict[str, to
                                        "warmup": warmup}, batch, timeout_s=timeout)
     if who == "reference" and (frame.header.get("error") or frame.header.get("forbidden")):
         raise RuntimeError(f"the reference failed its timed calls: {frame.header}")
-    return frame.header, frame.tensors, observed
+    return frame.header, frame.tensors, observed, count + warmup
 
 
 def _wrong_timed_output(run: Judgement, test: TestSpec, batch: dict[str, torch.Tensor],
@@ -366,15 +408,18 @@ def _wrong_timed_output(run: Judgement, test: TestSpec, batch: dict[str, torch.T
     return None
 
 
-def _trusted_floor_ms(user_total_s: float, ref_total_s: float, ref_times_ns: list[int]) -> float:
+def _trusted_floor_ms(user_total_s: float, user_calls: int, ref_total_s: float, ref_calls: int,
+                      ref_times_ns: list[int]) -> float:
     """The user's per-call time as the trusted side saw it, less the harness's own overhead per request.
 
-    The totals are the sandbox's CPU time over the request (on CUDA, its wall time). The overhead is what
-    the reference's request cost beyond the calls it timed: the same harness, the same inputs and outputs.
+    The totals are the sandbox's CPU time over the request (on CUDA, its wall time), each spread over the calls
+    that request made: a process's first timed request makes a warm-up call before the timed ones, its later
+    ones do not, and the two processes need not be at the same request (the reference's may serve several
+    judgements). The overhead is what the reference's request cost beyond its calls: the same harness, the
+    same inputs and outputs.
     """
-    calls = len(ref_times_ns) + 1
-    overhead = max(0.0, ref_total_s - calls * statistics.median(ref_times_ns) / 1e9)
-    return max(0.0, user_total_s - overhead) / calls * 1000
+    overhead = max(0.0, ref_total_s - ref_calls * statistics.median(ref_times_ns) / 1e9)
+    return max(0.0, user_total_s - overhead) / user_calls * 1000
 
 
 def _judge_time(problem: Problem, device: str, result: TestResult, reported_ms: float, observed_ms: float,
@@ -383,14 +428,23 @@ def _judge_time(problem: Problem, device: str, result: TestResult, reported_ms: 
     judged is the larger, so a report can make the verdict worse, never better."""
     limits = problem.limits
     user_ms, overruled = _judged_ms(device, reported_ms, observed_ms)
-    note = f" (as observed from outside the sandbox; the process reported {reported_ms:.3f} ms)" if overruled else ""
-    result.time_ms = user_ms
-    figures = TimeFigures(user_ms=user_ms, reference_ms=reference_ms, ratio=ratio(user_ms, reference_ms))
+    note = (f" (as observed from outside the sandbox; the process reported {shown_ms(reported_ms):g} ms)"
+            if overruled else "")
+    # Decided on the figure judged, shown as every hidden test's time is (a timed test is hidden).
+    result.time_ms = shown_ms(user_ms)
+    figures = TimeFigures(user_ms=result.time_ms, reference_ms=reference_ms, ratio=ratio(result.time_ms, reference_ms))
     if user_ms > _allowed_ms(problem, reference_ms):
         result.status = TIME_LIMIT_EXCEEDED
-        result.message = (f"median {user_ms:.3f} ms per call{note}, {figures.ratio:.1f}× the reference's "
+        result.message = (f"median {result.time_ms:g} ms per call{note}, {figures.ratio:.1f}× the reference's "
                           f"{reference_ms:.3f} ms; the limit is {limits.time_words()}")
     return figures
+
+
+def shown_ms(ms: float) -> float:
+    """A hidden test's time as it is shown: SHOWN_TIME_FIGURES significant figures, none finer than a microsecond."""
+    if ms <= 0:
+        return 0.0
+    return round(ms, min(SHOWN_TIME_FINEST_DECIMALS, SHOWN_TIME_FIGURES - 1 - math.floor(math.log10(ms))))
 
 
 def _judged_ms(device: str, reported_ms: float, observed_ms: float) -> tuple[float, bool]:

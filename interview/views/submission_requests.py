@@ -67,6 +67,12 @@ def _source(data: dict) -> str:
     source = data.get("source")
     if not isinstance(source, str):
         raise _invalid('"source" must be a string')
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError as error:
+        # JSON's \uD800 escapes can spell half a character, which no file, database column or judge can hold.
+        raise _invalid(f'"source" is not text: a lone surrogate U+{ord(source[error.start]):04X} at character '
+                       f'{error.start}') from None
     return source
 
 

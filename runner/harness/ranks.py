@@ -1,13 +1,14 @@
 """Distributed problems: several rank processes inside the one sandbox, behind one controller.
 
-The controller (the harness the judge started) starts one process per rank before any submission code has
-run in it, forwards the load and every request to all ranks, and merges their answers: outputs come back
-named `name@rank`, statuses and observations are combined. Each rank confines itself as it loads the
+The controller (the harness the judge started) starts one process per rank when the judge asks (a `ranks`
+request, before the load, so before any submission code has run in it), forwards the load and every request
+to all ranks, and merges their answers: outputs come back named `name@rank`, statuses and observations are
+combined. Each rank confines itself as it loads the
 submission (confine.py), so no process the submission starts can join them. The ranks join a gloo
 process group on loopback (the sandbox's network namespace has nothing else) with a timeout on every
 collective, so a rank that never joins a collective becomes an error, not a hang. A test may ask for a
-world size other than the problem's (params["world_size"]); the load names every size the run needs and
-each gets its own group of ranks, all started before the first test.
+world size other than the problem's (params["world_size"]); the ranks request names every size the run needs
+and each gets its own group of ranks, all started before the first test.
 
 On the CPU a rank is a fork of the controller, which has imported torch and paid its first-use costs, and has
 run nothing else: a rank is ready in milliseconds instead of the second or two a fresh interpreter takes, and
@@ -34,13 +35,13 @@ def free_port() -> int:
 
 
 class RankGroup:
-    """world_size rank processes with the submission loaded in each."""
+    """world_size rank processes, started and joined in their group; the submission is loaded in each later."""
 
-    def __init__(self, world_size: int, load: wire.Frame, device: str, serve_rank: Callable[..., None]):
+    def __init__(self, world_size: int, settings: dict[str, Any], device: str, serve_rank: Callable[..., None]):
         port = free_port()
         self.world_size = world_size
         self.ranks = []
-        timeout_s = float(load.header.get("collective_timeout_s", 5))
+        timeout_s = float(settings.get("collective_timeout_s", 5))
         if device == "cpu":
             import torch.distributed  # noqa: F401  (imported once here rather than in every forked rank)
         for rank in range(world_size):
@@ -57,15 +58,19 @@ class RankGroup:
             self.ranks.append((wire.open_pipe(request_write, "w"), wire.open_pipe(response_read, "r")))
         for _, responses in self.ranks:
             wire.read_frame(responses)
-        self.loaded = self._all({**load.header, "world_size": world_size}, {}, load.blobs, per_rank=True)
 
-    def _all(self, header: dict[str, Any], tensors, blobs=None, per_rank: bool = False) -> list[wire.Frame]:
+    def send_load(self, load: wire.Frame) -> None:
+        """Send the submission to every rank; each imports it as soon as it reads it."""
         for rank, (requests, _) in enumerate(self.ranks):
-            wire.write_frame(requests, {**header, "rank": rank} if per_rank else header, tensors, blobs)
+            wire.write_frame(requests, {**load.header, "world_size": self.world_size, "rank": rank}, {}, load.blobs)
+
+    def answers(self) -> list[wire.Frame]:
         return [wire.read_frame(responses) for _, responses in self.ranks]
 
     def request(self, frame: wire.Frame) -> tuple[dict[str, Any], dict]:
-        return merge(self._all(frame.header, frame.tensors))
+        for requests, _ in self.ranks:
+            wire.write_frame(requests, frame.header, frame.tensors)
+        return merge(self.answers())
 
 
 def _fork_rank(serve_rank: Callable[..., None], request_fd: int, response_fd: int, rank: int, world_size: int,
@@ -103,16 +108,24 @@ def merge(frames: list[wire.Frame]) -> tuple[dict[str, Any], dict]:
     return merged, outputs
 
 
-def serve_ranks(load: wire.Frame, requests, responses, serve_rank: Callable[..., None]) -> None:
+def serve_ranks(settings: wire.Frame, requests, responses, serve_rank: Callable[..., None]) -> None:
     """The controller's loop: one group per world size, every request answered by all its ranks.
 
-    serve_rank(request_fd, response_fd, rank, world_size, port, timeout_s) is what a forked rank runs (the
-    request loop's, passed in so that this module and the loop do not import each other)."""
-    device = load.header.get("device", "cpu")
-    default_size = int(load.header["world_size"])
-    sizes = sorted({default_size, *map(int, load.header.get("world_sizes", []))})
-    groups = {size: RankGroup(size, load, device, serve_rank) for size in sizes}
-    answer, _ = merge([frame for group in groups.values() for frame in group.loaded])
+    Every group is started and joined first, and said to be ready, before the load: until then only trusted code
+    has run, so the time it took is the judge's, and the load's own time (the submission's import, in every rank
+    at once) is the submission's alone. serve_rank(request_fd, response_fd, rank, world_size, port, timeout_s) is
+    what a forked rank runs (the request loop's, passed in so that this module and the loop do not import each
+    other)."""
+    header = settings.header
+    device = header.get("device", "cpu")
+    default_size = int(header["world_size"])
+    sizes = sorted({default_size, *map(int, header.get("world_sizes", []))})
+    groups = {size: RankGroup(size, header, device, serve_rank) for size in sizes}
+    wire.write_frame(responses, {"type": "ranks"})
+    load = wire.read_frame(requests)
+    for group in groups.values():
+        group.send_load(load)
+    answer, _ = merge([frame for group in groups.values() for frame in group.answers()])
     wire.write_frame(responses, {"type": "loaded", "forbidden": answer["forbidden"],
                                  **({"error": answer["error"]} if "error" in answer else {})})
     while True:

@@ -3,6 +3,7 @@
 Start-up and the submission are separate on purpose: a process can be started (torch imported, CUDA
 initialised) before any submission exists, and receive one later over its pipe. Requests, in order:
 
+    ranks  a distributed problem's: the same settings as the load; start every group of ranks, say when ready
     load   the submission's and the driver's source, the limits, the forbidden operators, the confinement
     run    one test case: inputs in, outputs, peak memory and observations out
     time   the same case on several fresh inputs, each call timed
@@ -154,7 +155,8 @@ class Session:
         return answer, outputs
 
     def time(self, frame: wire.Frame) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
-        """Each iteration's inputs are copied into the same buffers, so results keyed by address go stale."""
+        """Each iteration's inputs are copied into the same buffers, so results keyed by address go stale. Each
+        call, the warm-up included, must leave them as they were sent, as a checked call must."""
         count = int(frame.header["iterations"])
         params = frame.header.get("params", {})
         per_iteration = [{name.split("/", 1)[1]: tensor for name, tensor in frame.tensors.items()
@@ -164,18 +166,20 @@ class Session:
         # both sides' times, the most to a style of many small operators.
         watch = OperatorWatch(self.forbidden) if self.forbidden else None
         self.context.watch = watch
-        answer: dict[str, Any] = {"type": "timed", "times_ns": []}
+        answer: dict[str, Any] = {"type": "timed", "times_ns": [], "modified_inputs": []}
         outputs: dict[str, torch.Tensor] = {}
         try:
             with watching(watch, answer):
                 for _ in range(int(frame.header.get("warmup", 1))):
                     self.driver.run(self.solution, params, buffers, self.context)
+                    _note_changed(buffers, per_iteration[0], answer)
                 for index in range(count):
                     for name, tensor in per_iteration[index].items():
                         buffers[name].copy_(tensor)
                     call = lambda: self.driver.run(self.solution, params, buffers, self.context)  # noqa: E731
                     produced, elapsed = self.stopwatch.time_ns(call)
                     answer["times_ns"].append(elapsed)
+                    _note_changed(buffers, per_iteration[index], answer)
                     for name, tensor in plain_outputs(produced, self.device).items():
                         outputs[f"{index}/{name}"] = tensor.detach().to("cpu", copy=True)
         except BaseException as error:  # noqa: BLE001
@@ -214,6 +218,14 @@ def _module_from_source(name: str, source: str, filename: str) -> types.ModuleTy
 
 def _to_device(tensors: dict[str, torch.Tensor], device: torch.device) -> dict[str, torch.Tensor]:
     return {name: tensor.to(device) for name, tensor in tensors.items()}
+
+
+def _note_changed(inputs: dict[str, torch.Tensor], sent: dict[str, torch.Tensor], answer: dict[str, Any]) -> None:
+    """Add to answer's modified_inputs each input a timed call left different from what was sent (outside the
+    call's time)."""
+    for name, tensor in inputs.items():
+        if name not in answer["modified_inputs"] and not _same_bits(tensor, sent[name].to(tensor.device)):
+            answer["modified_inputs"].append(name)
 
 
 def _same_bits(tensor: torch.Tensor, original: torch.Tensor) -> bool:
@@ -371,7 +383,7 @@ def _serve_started(requests, responses) -> None:
     if "rank" not in load.header:
         # A rank inherits the limits its controller set; it could not raise them again anyway.
         limits.apply(load.header.get("limits", {}))
-    if load.header.get("world_size", 1) > 1 and "rank" not in load.header:
+    if load.kind == "ranks":
         from .ranks import serve_ranks
 
         serve_ranks(load, requests, responses, serve_rank)

@@ -19,7 +19,7 @@ from .helper import TrustedHelper
 from .merge import AFTER_A_LIMIT, AFTER_AN_ENDED_RUN, AFTER_THE_FIRST_FAILURE, Merge
 from .plan import Lane
 from .reference import ReferenceSide
-from .sandboxes import Sandboxes
+from .sandboxes import LOAD_TIMEOUT_S, Sandboxes
 
 LIMITS = (TIME_LIMIT_EXCEEDED, MEMORY_LIMIT_EXCEEDED)
 
@@ -83,9 +83,11 @@ class LaneRun:
         self.user.wait_ready()
         blobs = self.problem.sandbox_blobs(source)
         self.sandboxes.warm_up(self.user, blobs, self.tests)
-        self.wall_deadline = time.monotonic() + self.problem.limits.wall_s
         try:
-            loaded = self.user.load(blobs, **self.sandboxes.load_settings(self.tests))
+            settings = self.sandboxes.start_ranks(self.user, self.tests)
+            # The wall clock starts once the ranks are up; the import has its own timeout within it.
+            self.wall_deadline = time.monotonic() + self.problem.limits.wall_s
+            loaded = self.user.load(blobs, timeout_s=self.request_timeout_s(LOAD_TIMEOUT_S), **settings)
         except Ended as ended:
             return self._end(ended_result(self.tests[0].name, ended, "while the file was loaded"))
         failure = load_failure(self.tests[0].name, loaded)

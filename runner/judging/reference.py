@@ -18,7 +18,7 @@ from ..client import Harness
 from ..problems import Problem, TestSpec
 from ..sandbox import Ended
 from .helper import seed_of
-from .sandboxes import Sandboxes
+from .sandboxes import REFERENCE_LOAD_TIMEOUT_S, Sandboxes
 
 Result = tuple[dict[str, Any], dict[str, torch.Tensor]]
 
@@ -179,7 +179,8 @@ class ReferenceSide:
         self._harness.wait_ready()
         blobs = self.problem.sandbox_blobs(self.problem.source("reference.py"))
         self._sandboxes.warm_up(self._harness, blobs, self.tests)
-        answer = self._harness.load(blobs, **self._sandboxes.load_settings(self.tests, reference=True))
+        settings = self._sandboxes.start_ranks(self._harness, self.tests)
+        answer = self._harness.load(blobs, timeout_s=REFERENCE_LOAD_TIMEOUT_S, **settings)
         if answer.get("error") or answer.get("forbidden"):
             raise RuntimeError(f"the reference solution does not load: {answer}")
 

@@ -19,7 +19,10 @@ from ..sandbox import SandboxOptions, procs
 # that imported it, so they start with it too, where each would import it again (docs/speed.md has the costs).
 DYNAMO_USERS = re.compile(rb"optim|checkpoint|torch\.func|from torch import func|functorch|compile|_dynamo|"
                           rb"torch\.export|torch\.fx|pipelining|DistributedDataParallel|\bmeta\b")
+# The submission's import: its own budget, within the run's wall clock. The reference's load is the judge's.
 LOAD_TIMEOUT_S = 10.0
+REFERENCE_LOAD_TIMEOUT_S = LOAD_TIMEOUT_S + 30
+# Starting a rank (on CUDA an interpreter and torch each) and joining its group: the judge's cost, before the load.
 RANK_START_S = 20.0
 
 
@@ -52,8 +55,15 @@ class Sandboxes:
         if uses_dynamo(blobs, tests):
             harness.warm_up_dynamo(self.device)
 
-    def load_settings(self, tests: Sequence[TestSpec], *, reference: bool = False) -> dict[str, Any]:
-        """The load request's settings for a process that runs tests."""
+    def start_ranks(self, harness: Harness, tests: Sequence[TestSpec]) -> dict[str, Any]:
+        """Start harness's ranks, where the problem has them, before the load: only trusted code runs until they
+        are up, so the time they take is the judge's. The settings the load then takes."""
+        settings = self.load_settings(tests)
+        harness.start_ranks(timeout_s=RANK_START_S * sum(settings["world_sizes"]), **settings)
+        return settings
+
+    def load_settings(self, tests: Sequence[TestSpec]) -> dict[str, Any]:
+        """The ranks' and the load request's settings for a process that runs tests."""
         limits = self.problem.limits
         sizes = sorted({int(test.params.get("world_size", self.problem.world_size)) for test in tests})
         resource_limits = {"nproc": _nproc(), "nofile": 512, "fsize_bytes": 64 << 20, "core_bytes": 0,
@@ -72,9 +82,7 @@ class Sandboxes:
         return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
                 "confine": confinement,
                 "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,
-                "collective_timeout_s": limits.collective_timeout_s, "world_sizes": sizes,
-                # Starting ranks is the judge's cost (an interpreter and torch each), not the submission's.
-                "timeout_s": LOAD_TIMEOUT_S + (30 if reference else 0) + (RANK_START_S * sum(sizes) if sizes != [1] else 0)}
+                "collective_timeout_s": limits.collective_timeout_s, "world_sizes": sizes}
 
 
 def _nproc() -> int:

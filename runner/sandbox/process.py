@@ -31,6 +31,11 @@ WATCH_INTERVAL_S = 0.02
 # this much less often, so that an idle worker costs next to nothing.
 WATCH_INTERVAL_BEFORE_REQUESTS_S = 1.0
 NAMESPACE_EXIT_TIMEOUT_S = 10.0
+# Proportional sets cost a walk of every mapping of every process (smaps_rollup): with many forked ranks, each
+# mapping torch, tens of milliseconds of system CPU a look, which every 20 ms kept a core busy for as long as the
+# summed resident sets stood over the limit (docs/speed.md). The watchdog spends at most this share of its time
+# reading them.
+PROPORTIONAL_SHARE = 0.1
 
 MEMORY = "memory"
 DEADLINE = "deadline"
@@ -44,6 +49,33 @@ class Ended(Exception):
         super().__init__(detail)
         self.cause = cause
         self.detail = detail
+
+
+class ProportionalSets:
+    """A sandbox's summed proportional sets, read afresh whenever they could decide a kill, and otherwise no
+    more often than PROPORTIONAL_SHARE of the time allows.
+
+    Between reads the figure is the last one read plus what the resident sets grew by since (a page a process
+    maps anew adds at most itself to the proportional sum), and never less than the last one read. Only a fresh
+    figure is returned over the limit: an estimate that passes it is read afresh at once. What the estimate
+    misses, a shared page written after a fork (the writer's copy is new memory that no resident set shows),
+    the next read sees, at most 1 / PROPORTIONAL_SHARE times a read's cost later.
+    """
+
+    def __init__(self):
+        self.read_bytes = 0  # the last figure read
+        self.resident_then = 0  # the summed resident sets when it was read
+        self.next_read = 0.0  # when a figure under the limit is next read afresh (time.monotonic)
+
+    def bytes(self, pids: list[int], view: procs.ProcView, resident: int, limit: int) -> int:
+        estimate = self.read_bytes + max(0, resident - self.resident_then)
+        if estimate <= limit and time.monotonic() < self.next_read:
+            return estimate
+        started = time.thread_time()
+        self.read_bytes, self.resident_then = procs.proportional_bytes(pids, view), resident
+        cost = time.thread_time() - started
+        self.next_read = time.monotonic() + max(WATCH_INTERVAL_S, cost / PROPORTIONAL_SHARE)
+        return self.read_bytes
 
 
 class CapturedOutput:
@@ -348,6 +380,7 @@ class SandboxProcess:
     def _watch(self) -> None:
         """Every 20 ms: everything the sandbox holds (memory.py) against its limit, and the deadline."""
         mounts: memory.MemoryMounts | None = None
+        proportional = ProportionalSets()
         try:
             while not self._pause_watch():
                 if self.process.poll() is not None:
@@ -358,13 +391,14 @@ class SandboxProcess:
                     # Opened on the first look into the namespace, long before any submission code runs.
                     mounts = mounts or memory.MemoryMounts(view)
                     outside = mounts.held_bytes() + memory.socket_queue_bytes(view)
-                held = procs.rss_bytes(pids, view) + outside
+                resident = procs.rss_bytes(pids, view)
+                held = resident + outside
                 if self.group is not None:
                     # The kernel's count sees what procfs cannot (pipe and Unix socket buffers, kernel memory).
                     held = max(held, self.group.held_bytes())
                 if held > self.memory_limit_bytes:
                     # Resident sets overcount pages shared after a fork; only the precise figure may kill.
-                    held = procs.proportional_bytes(pids, view) + outside
+                    held = proportional.bytes(pids, view, resident, self.memory_limit_bytes - outside) + outside
                     if self.group is not None:
                         held = max(held, self.group.held_bytes())
                 self.peak_tree_bytes = max(self.peak_tree_bytes, held)

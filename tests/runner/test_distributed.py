@@ -2,12 +2,14 @@
 
 import ast
 import shutil
+import time
 
 import pytest
 
 from runner import load_problem
+from runner.judging.sandboxes import LOAD_TIMEOUT_S
 
-from .conftest import FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
+from .conftest import ATTACKS, FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, requires_bubblewrap]
 
@@ -112,3 +114,15 @@ def reduce_sum(x):
 '''
     verdict = judge_for_tests(PROBLEM, source, tests="sample")
     assert verdict.verdict == "accepted", verdict.tests
+
+
+def test_a_sleep_at_import_is_held_to_the_loads_own_timeout_however_many_ranks_start_first():
+    """ring-allreduce starts nine ranks (groups of 2, 3 and 4) for its user and as many for its reference; their
+    start is the judge's, and the submission's import in all of them at once gets only its own timeout."""
+    problem = load_problem("ring-allreduce")
+    started = time.monotonic()
+    verdict = judge_for_tests(problem, (ATTACKS / "ring_allreduce_sleep_at_import.py").read_bytes(), tests="all")
+    took = time.monotonic() - started
+    assert verdict.verdict == "time_limit_exceeded", verdict.tests[0]
+    assert "while the file was loaded" in verdict.tests[0].message
+    assert LOAD_TIMEOUT_S < took < problem.limits.wall_s / 2, took

@@ -8,6 +8,7 @@ import pytest
 
 from runner import load_problem
 from runner.cache import ReferenceCache
+from runner.testcase import shown_ms
 
 from .conftest import ROOT, judge_for_tests, requires_bubblewrap
 
@@ -42,6 +43,14 @@ def test_events_report_the_start_each_test_in_order_and_the_end(accepted_run):
     assert [event["name"] for event in tests] == [t.name for t in verdict.tests]
     assert set(tests[0]) == {"event", "name", "status", "message", "time_ms", "peak_bytes", "index", "total"}
     assert events[-1] == {"event": "finished", "verdict": "accepted"}
+
+
+def test_a_hidden_tests_time_is_shown_to_two_significant_figures_and_a_samples_in_full(accepted_run):
+    verdict, _ = accepted_run
+    sample = {test.name: test.sample for test in load_problem("stable-softmax").tests}
+    hidden = [t.time_ms for t in verdict.tests if not sample[t.name]]
+    assert hidden and all(shown_ms(ms) == ms for ms in hidden), hidden
+    assert any(shown_ms(t.time_ms) != t.time_ms for t in verdict.tests if sample[t.name])
 
 
 def test_reference_results_are_cached_so_a_second_run_starts_no_reference_process():
@@ -138,3 +147,15 @@ def test_a_reference_process_that_ends_is_the_judges_failure_not_the_submissions
     verdict = judge_for_tests(problem, (SOFTMAX / "reference.py").read_bytes(), tests="sample", cache=ReferenceCache())
     assert verdict.verdict == "internal_error", verdict.tests
     assert "the reference's process ended" in verdict.tests[0].message
+
+
+@pytest.mark.parametrize("source, message", [
+    ("x = '\ud800'\n", "a lone surrogate U+D800 at character 5"),
+    ("x = 1  # \udfff\n", "a lone surrogate U+DFFF at character 9"),
+    ("x = '\udcff'\n", "not UTF-8: byte 0xff at offset 5"),
+], ids=["high-surrogate", "low-surrogate", "escaped-byte"])
+def test_text_that_utf8_cannot_carry_is_a_compile_error_before_any_sandbox_starts(source, message):
+    verdict = judge_for_tests("stable-softmax", source, tests="sample")
+    assert verdict.verdict == "compile_error"
+    assert message in verdict.tests[0].message
+    assert verdict.sandbox.startswith("none: the file was rejected")

@@ -4,6 +4,7 @@ import os
 import threading
 
 from runner.sandbox import procs
+from runner.sandbox.process import ProportionalSets
 
 
 def test_a_view_lists_every_process_while_other_threads_list_it_too():
@@ -22,3 +23,17 @@ def test_a_view_lists_every_process_while_other_threads_list_it_too():
     for thread in threads:
         thread.join()
     assert not misses, f"{len(misses)} of 15000 listings missed a process or thread that was there"
+
+
+def test_proportional_sets_are_read_when_they_could_decide_a_kill_and_otherwise_at_most_a_tenth_of_the_time():
+    pids, resident = [os.getpid()], procs.rss_bytes([os.getpid()])
+    watched = ProportionalSets()
+    first = watched.bytes(pids, procs.HOST, resident, limit=1 << 50)
+    assert 0 < first <= resident
+    read_at = watched.next_read
+    # Soon after, well under the limit: the last figure plus the resident growth, nothing read.
+    assert watched.bytes(pids, procs.HOST, resident + 1000, limit=1 << 50) == first + 1000
+    assert watched.next_read == read_at
+    # Growth that would pass the limit is read afresh at once: only a fresh figure may kill.
+    fresh = watched.bytes(pids, procs.HOST, resident + (1 << 40), limit=first + (1 << 30))
+    assert fresh <= resident and watched.next_read > read_at

@@ -9,8 +9,8 @@ import torch
 from runner import problems
 from runner.client import Observed
 from runner.kit import CheckerBase
-from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _trusted_floor_ms,
-                             case_memory_limit, copied_bytes, outside_excess, trusted_peak)
+from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _timed_memory_failure,
+                             _trusted_floor_ms, case_memory_limit, copied_bytes, outside_excess, shown_ms, trusted_peak)
 from runner.verdict import TestResult
 
 MIB = 1 << 20
@@ -105,6 +105,16 @@ def test_the_outside_excess_is_measured_against_claim_and_copies():
     assert excess == (15 * MIB - 14 * MIB, 60 * MIB - 50 * MIB)
 
 
+def test_a_timed_request_may_grow_by_four_times_the_limit_the_copies_and_the_slack_and_no_more():
+    # Each call taken to hold the test's limit, 10 MiB, and glibc's heap three times that besides; 2 MiB of copies.
+    allowed = 4 * 10 * MIB + 2 * MIB + RSS_GROWTH_SLACK_BYTES
+    run = SimpleNamespace(user=harness())
+    assert _timed_memory_failure(run, observed(allowed, 0), ONE_MIB_INPUT, {}, (10 * MIB, "a basis")) is None
+    status, message = _timed_memory_failure(run, observed(allowed + 1, 0), ONE_MIB_INPUT, {}, (10 * MIB, "a basis"))
+    assert status == "memory_limit_exceeded"
+    assert "grew by" in message and "during the timed calls" in message and "10.00 MiB (a basis)" in message
+
+
 def test_copies_are_twice_the_bytes_of_inputs_and_outputs():
     assert copied_bytes({"x": torch.zeros(4, dtype=torch.float64)}, {"y": torch.zeros(2)}) == 2 * (32 + 8)
 
@@ -119,7 +129,7 @@ def test_on_the_cpu_the_observed_time_is_judged_whenever_it_exceeds_the_report()
     result = TestResult("timed", "passed", "")
     figures = _judge_time(timed_problem(), "cpu", result, reported_ms=1.5, observed_ms=3.2, reference_ms=1.0)
     assert figures.user_ms == 3.2 and result.status == "time_limit_exceeded"
-    assert "as observed from outside the sandbox; the process reported 1.500 ms" in result.message
+    assert "as observed from outside the sandbox; the process reported 1.5 ms" in result.message
 
 
 def test_a_report_above_the_observed_time_makes_the_verdict_worse():
@@ -145,5 +155,32 @@ def test_on_cuda_the_wall_clock_overrules_only_past_twice_the_report():
 
 def test_the_observed_time_per_call_is_less_the_harness_overhead_the_reference_showed():
     # The reference: 4 calls timed at 1 ms and one warm-up, 8 ms in all, so 3 ms of overhead per request.
-    assert _trusted_floor_ms(user_total_s=0.023, ref_total_s=0.008, ref_times_ns=[1_000_000] * 4) == \
-        pytest.approx(4.0)
+    assert _trusted_floor_ms(user_total_s=0.023, user_calls=5, ref_total_s=0.008, ref_calls=5,
+                             ref_times_ns=[1_000_000] * 4) == pytest.approx(4.0)
+
+
+def test_each_sides_cpu_is_spread_over_the_calls_that_side_made_in_the_round():
+    # A later round: 3 calls each, no warm-up. The user's 33 ms less the reference's 3 ms of overhead is 10 ms
+    # a call; spread over a warm-up that was not made it would be 7.5 ms, three quarters of what was spent.
+    assert _trusted_floor_ms(user_total_s=0.033, user_calls=3, ref_total_s=0.006, ref_calls=3,
+                             ref_times_ns=[1_000_000] * 3) == pytest.approx(10.0)
+    # The reference's process already warmed by an earlier judgement, the user's making its warm-up call.
+    assert _trusted_floor_ms(user_total_s=0.043, user_calls=4, ref_total_s=0.006, ref_calls=3,
+                             ref_times_ns=[1_000_000] * 3) == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("ms, shown", [
+    (12.3456789, 12.0), (0.123456, 0.12), (1234.5678, 1200.0), (0.0123456, 0.012), (0.00123456, 0.001),
+    (0.000499, 0.0), (9.96, 10.0), (0.0, 0.0),
+])
+def test_a_hidden_tests_time_is_shown_to_two_significant_figures_and_no_finer_than_a_microsecond(ms, shown):
+    assert shown_ms(ms) == shown
+
+
+def test_a_timed_tests_time_is_decided_on_the_figure_judged_and_shown_rounded():
+    result = TestResult("timed", "passed", "")
+    figures = _judge_time(timed_problem(ratio=5.0), "cpu", result, reported_ms=1.23456789, observed_ms=5.0123456,
+                          reference_ms=1.0)
+    assert result.status == "time_limit_exceeded"  # 5.012 ms is over 5× the reference's 1 ms, though shown as 5
+    assert result.time_ms == figures.user_ms == 5.0
+    assert "median 5 ms per call" in result.message and "the process reported 1.2 ms" in result.message

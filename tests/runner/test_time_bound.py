@@ -1,15 +1,23 @@
 """The time judged is within 1.1x of the CPU time a call really took, wherever the submission spent it.
 
-Each submission is a correct softmax that burns a fixed amount of CPU time per call (measured by its own
+Far over the limit: each submission is a correct softmax that burns a fixed amount of CPU time per call (measured by its own
 thread's clock, so the amount does not depend on how busy the machine is): in the calling thread (the
 control, whose report is honest), in a thread started at import, in a thread started and ended within each
 call, or in the calling thread after making the harness's clock run at half speed. The figure judged for
 each trick must be at least the control's divided by 1.1, so no trick stretches the limit by more than that.
+
+Near the limit: the same work at about 1.2 times a fixed limit runs every round of both sets, and is still
+rejected wherever it is spent, so every round's figure counts the calls that round made.
 """
 
 from __future__ import annotations
 
 import pytest
+
+from dataclasses import replace
+
+from runner import load_problem
+from runner.testcase import DECISIVE_TIME_FACTOR
 
 from .conftest import judge_for_tests, requires_bubblewrap
 
@@ -70,8 +78,8 @@ def softmax(x, dim=-1):
 '''
 
 
-def judged_ms(way: str):
-    verdict = judge_for_tests("stable-softmax", SOURCE.format(burn_ms=BURN_MS, way=way), tests="all")
+def judged_ms(way: str, problem="stable-softmax", burn_ms: float = BURN_MS):
+    verdict = judge_for_tests(problem, SOURCE.format(burn_ms=burn_ms, way=way), tests="all")
     timed = [test for test in verdict.tests if test.name.startswith("timed")]
     assert timed and timed[0].time_ms, [(t.name, t.status, t.message[:200]) for t in verdict.tests]
     return verdict, timed[0]
@@ -91,3 +99,28 @@ def test_work_hidden_from_the_calling_threads_clock_is_judged_within_the_bound(w
     assert verdict.verdict == "time_limit_exceeded", timed.message
     assert "observed from outside the sandbox" in timed.message
     assert timed.time_ms >= control_ms / BOUND, (timed.time_ms, control_ms)
+
+
+# A limit that holds whatever the reference takes: its cap, 100 ms a call, far below 1000 times the reference.
+# Three calls a round, as most problems time, so a round's warm-up call, counted where none was made, would
+# spread each later round's CPU over four calls. The driver calls softmax twice a call (the forward, then again
+# with grad for the backward), each burning 0.55 times the cap; with the call's own work (3 to 10 ms on a busy
+# machine) a call takes 1.13 to 1.2 times the cap: over the limit, under three times it (so no round decides
+# alone), and under it at three quarters.
+NEAR_CAP_MS = 100.0
+NEAR_BURN_MS = 0.55 * NEAR_CAP_MS
+
+
+@pytest.fixture(scope="module")
+def capped_softmax():
+    problem = load_problem("stable-softmax")
+    return replace(problem, limits=replace(problem.limits, time_ratio=1000.0, time_cap_ms=NEAR_CAP_MS,
+                                           timed_iterations=3))
+
+
+@pytest.mark.parametrize("way", ["calling-thread", "helper", "thread-per-call", "half-clock"])
+def test_work_near_the_limit_runs_every_round_of_both_sets_and_is_rejected_wherever_it_is_spent(way, capped_softmax):
+    verdict, timed = judged_ms(way, capped_softmax, NEAR_BURN_MS)
+    assert verdict.verdict == "time_limit_exceeded", timed.message
+    assert "the better of two sets of 3 rounds" in timed.message and "after round" not in timed.message
+    assert NEAR_CAP_MS < timed.time_ms < DECISIVE_TIME_FACTOR * NEAR_CAP_MS, timed.message

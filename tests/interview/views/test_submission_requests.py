@@ -63,11 +63,12 @@ def send(post):
     ({"tests": "all"}, {}, 400, '"source" must be a string'),
     ({"source": 3}, {}, 400, '"source" must be a string'),
     ({"source": None}, {}, 400, '"source" must be a string'),
+    ({"source": "x = '\ud800'"}, {}, 400, '"source" is not text: a lone surrogate U+D800 at character 5'),
     ({"source": SOURCE, "tests": "hidden"}, {}, 400, '"tests" must be "sample" or "all"'),
     ({"source": SOURCE, "tests": ["all"]}, {}, 400, '"tests" must be "sample" or "all"'),
     ({"source": SOURCE}, {"Idempotency-Key": "k" * 65}, 400, "the Idempotency-Key header is longer than 64 characters"),
 ], ids=["invalid-json", "not-an-object", "empty-body", "missing-source", "source-not-a-string", "source-null",
-        "unknown-tests", "tests-not-a-string", "key-too-long"])
+        "lone-surrogate", "unknown-tests", "tests-not-a-string", "key-too-long"])
 def test_a_malformed_request_gets_the_same_400_from_both_apis(urls, send, body, headers, status, message):
     answers = {name: send(url, body, **headers) for name, url in urls.items()}
     assert answers["problem"] == answers["interview"]
@@ -116,3 +117,17 @@ def test_a_repeated_key_returns_the_same_submission_and_says_so_in_both_apis(url
         other = post(url, {"source": "x = 1\n"}, **headers)
         assert other.status_code == 409, name
         assert other.json() == {"error": "This idempotency key was already used for a different submission."}
+
+
+def test_a_draft_with_a_lone_surrogate_gets_400_from_both_apis_and_keeps_the_saved_one(client, user, urls):
+    headers = {"Authorization": f"Bearer {api_token_create(user=user, name='laptop').token}"}
+    for name, url in urls.items():
+        draft_url = url.replace("/submissions", "/draft")
+        saved = client.put(draft_url, data=json.dumps({"source": SOURCE}), content_type="application/json",
+                           headers=headers)
+        assert saved.status_code == 204, name
+        response = client.put(draft_url, data=json.dumps({"source": "x = '\udfff'"}), content_type="application/json",
+                              headers=headers)
+        assert response.status_code == 400, name
+        assert response.json() == {"error": '"source" is not text: a lone surrogate U+DFFF at character 5'}, name
+    assert client.get(urls["problem"].replace("/submissions", "/draft"), headers=headers).json()["source"] == SOURCE
