@@ -1,6 +1,7 @@
 // The problem page and the submission page, on top of forms that work without JavaScript:
 // - the code editor (window.InterviewEditor when its bundle is present, else the plain textarea),
-// - the draft saved as you type, Reset to starter, Run and Submit through the JSON API,
+// - the draft saved as you type (a visitor's in this browser, carried into the account by site.js once they
+//   log in), Reset to starter, Run and Submit through the JSON API,
 // - live results: the queue position, a progress bar and each test as it finishes, then the verdict.
 (function () {
   "use strict";
@@ -359,8 +360,12 @@
     var starter = JSON.parse(document.getElementById("starter-code").textContent);
     var signedIn = form.dataset.authenticated === "true";
     var buttons = form.querySelectorAll("[data-run], [data-submit]");
+    // Only a problem's own page keeps a visitor's code; an interview's page is always signed in.
+    var slug = form.dataset.problemSlug;
+    var visitorKey = !signedIn && slug ? "problem-draft:" + slug : null;
     var busy = false;
     var dirty = false;
+    var applying = false;  // the page, not the user, is changing the code
     var saveTimer = null;
     var editor;
 
@@ -391,6 +396,8 @@
     }
 
     function changed() {
+      if (applying) return;
+      if (visitorKey) store(visitorKey, { source: editor.getValue(), savedAt: Date.now() });
       if (!signedIn) return;
       dirty = true;
       say("Unsaved changes");
@@ -437,6 +444,45 @@
         });
     }
 
+    function replaceCode(source) {
+      applying = true;
+      editor.setValue(source);
+      applying = false;
+    }
+
+    // Two versions of the draft, after code typed before logging in was carried into the account.
+    var versions = form.querySelector("[data-draft-versions]");
+    function showVersions(other) {
+      versions.hidden = !other;
+      if (!other) return;
+      versions.querySelector("[data-other-description]").textContent = other.description;
+      versions.querySelector("[data-other-source]").textContent = other.source;
+    }
+    if (versions) {
+      document.addEventListener("interview:draft-carried", function (event) {
+        if (event.detail.slug !== slug) return;
+        replaceCode(event.detail.draft.source);
+        showVersions(event.detail.draft.other);
+      });
+      versions.querySelectorAll("[data-keep]").forEach(function (button) {
+        button.addEventListener("click", function () {
+          saveDraft(false)
+            .then(function () { return requestJSON("POST", form.dataset.draftPickUrl, { keep: button.dataset.keep }); })
+            .then(function (draft) {
+              replaceCode(draft.source);
+              showVersions(draft.other);
+              say("Draft saved");
+            })
+            .catch(function (error) { say("Not kept: " + error.message); });
+        });
+      });
+    }
+
+    if (visitorKey) {
+      var kept = stored(visitorKey, null);
+      if (kept && typeof kept.source === "string") textarea.value = kept.source;
+    }
+
     var callbacks = {
       onRun: function () { send("sample"); },
       onSubmit: function () { send("all"); },
@@ -445,6 +491,7 @@
     };
     editor = window.InterviewEditor ? window.InterviewEditor.mount(textarea, callbacks) : textareaEditor(textarea, callbacks);
     setUpEditorSettings(form, textarea, editor);
+    if (visitorKey) say("Kept in this browser until you log in or sign up");
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
