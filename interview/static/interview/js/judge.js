@@ -414,8 +414,8 @@
 
     function follow(id) {
       skeleton(panel);
-      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id), null,
-            updateRecent);
+      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id),
+            slug ? refreshLiveParts : null, updateRecent);
     }
 
     function send(tests) {
@@ -516,8 +516,26 @@
     if (panel.dataset.watch) follow(panel.dataset.watch);
   }
 
-  function setUpConfirmations() {
-    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+  // What a verdict can change elsewhere on the problem page (the hint offered after three failures in a row,
+  // the model answer and the Solved mark after Accepted): the page is fetched again and each [data-live] part
+  // takes the fresh one's content, so the server decides it in one place, as on a reload.
+  function refreshLiveParts() {
+    return fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        document.querySelectorAll("[data-live]").forEach(function (part) {
+          var replacement = fresh.querySelector('[data-live="' + part.dataset.live + '"]');
+          if (!replacement || replacement.innerHTML === part.innerHTML) return;
+          part.innerHTML = replacement.innerHTML;
+          setUpConfirmations(part);
+        });
+      })
+      .catch(function () { /* the parts stay as they were until the next reload */ });
+  }
+
+  function setUpConfirmations(root) {
+    (root || document).querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (!window.confirm(form.dataset.confirm)) event.preventDefault();
       });
