@@ -28,7 +28,7 @@ from interview.services.mock_interviews import mock_interview_answer, mock_inter
 from interview.services.practice import practice_session_start, review_record
 from interview.services.problems import draft_save
 from tests.conftest import ARTIFACTS
-from tests.interview.factories import SubmissionFactory, UserFactory, judged_as
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory, judged_as
 from tests.judging_support import content_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -86,7 +86,7 @@ class Site:
 
 def make_site() -> Site:
     call_command("sync_content", verbosity=0)
-    user = UserFactory(username="ada")
+    user = UserFactory(username="ada-lovelace-analytical-engine")  # the longest name a header must hold: 30
     admin_user = UserFactory(username="root", is_staff=True, is_superuser=True)
     problem = Problem.objects.get(slug="causal-mask")
     draft_save(user=user, problem=problem, source="def causal_mask(t_q, t_k=None, *, window=None, device=None):\n    pass\n")
@@ -400,5 +400,42 @@ def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled
     enabled = run.evaluate("b => getComputedStyle(b).opacity")
     disabled = run.evaluate("b => { b.disabled = true; return [getComputedStyle(b).opacity, getComputedStyle(b).cursor]; }")
     assert (enabled, disabled) == ("1", ["0.5", "not-allowed"])
+    assert not visit.errors, visit.errors
+    visit.close()
+
+
+def test_on_a_phone_the_header_offers_sign_up_and_run_and_submit_stay_in_view_while_code_is_typed(browser, live_server):
+    problem = ProblemFactory(slug="double", title="Double it")
+    width = SCREENS["phone"]["width"]
+    visitor = Visit(browser, live_server, "phone")
+    visitor.page.goto(live_server.url + problem.get_absolute_url())
+    header = visitor.page.locator(".site-header")
+    for name in ("Log in", "Sign up"):
+        box = header.get_by_role("link", name=name).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+    visitor.close()
+
+    visit = Visit(browser, live_server, "phone", UserFactory(username="a-name-of-thirty-characters-30"))
+    page = visit.page
+    page.goto(live_server.url + problem.get_absolute_url())
+    page.get_by_role("tab", name="Code").click()
+    toolbar = page.locator(".editor-toolbar").bounding_box()
+    reset = page.get_by_role("button", name="Reset to starter").bounding_box()
+    assert reset["x"] + reset["width"] <= toolbar["x"] + toolbar["width"], (reset, toolbar)
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    # The on-screen keyboard takes half the screen, and the page's viewport shrinks to what it leaves.
+    height = 420
+    page.set_viewport_size({"width": width, "height": height})
+    for number in range(30):
+        page.keyboard.press("Enter")
+        page.keyboard.insert_text(f"line_{number} = {number}")
+    actions = page.locator(".editor-actions").bounding_box()
+    for name in ("Run", "Submit"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (name, box)
+    caret = page.locator(".cm-cursor-primary").bounding_box()
+    assert caret and 0 <= caret["y"] and caret["y"] + caret["height"] <= actions["y"], (caret, actions)
+    page.screenshot(path=ARTIFACTS / "phone-typing-run-and-submit.png")
     assert not visit.errors, visit.errors
     visit.close()

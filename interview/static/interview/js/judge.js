@@ -210,6 +210,18 @@
     return function (name) { if (PHONE.matches) show(name); };
   }
 
+  // On a phone the Code tab is one screen tall (judge.css): while the editor has the focus the form is kept at
+  // the top of the screen, as it takes the focus and as the on-screen keyboard shrinks the viewport.
+  function keepCodeOnScreen(form) {
+    function toTop() {
+      var focused = document.activeElement;
+      if (!PHONE.matches || !focused || !form.contains(focused) || !focused.closest(".cm-content, .code-input")) return;
+      window.scrollBy(0, form.getBoundingClientRect().top);
+    }
+    form.addEventListener("focusin", toTop);
+    window.addEventListener("resize", toTop);
+  }
+
   // The divider between the statement and the editor: dragged, or moved with the arrow keys; kept per browser.
   function setUpDivider(layout) {
     var divider = layout.querySelector("[data-divider]");
@@ -491,6 +503,7 @@
     };
     editor = window.InterviewEditor ? window.InterviewEditor.mount(textarea, callbacks) : textareaEditor(textarea, callbacks);
     setUpEditorSettings(form, textarea, editor);
+    if (layout) keepCodeOnScreen(form);
     if (visitorKey) say("Kept in this browser until you log in or sign up");
 
     form.addEventListener("submit", function (event) {

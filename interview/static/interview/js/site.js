@@ -149,7 +149,22 @@
     });
   }
 
+  // The account menu closes as a menu does: on Escape (back to its button) and on a click elsewhere.
+  function setUpAccountMenu() {
+    var menu = document.querySelector("[data-account-menu]");
+    if (!menu) return;
+    menu.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !menu.open) return;
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    });
+    document.addEventListener("click", function (event) {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
+  }
+
   setUpThemeToggle();
+  setUpAccountMenu();
   setUpShortcuts();
   setUpCopyButtons();
   setUpLiveFilters();
