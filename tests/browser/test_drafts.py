@@ -71,6 +71,11 @@ def test_when_the_account_holds_newer_different_code_both_are_kept_and_the_user_
     page.goto(live_server.url + problem.get_absolute_url())
     type_code(page, "desktop", TYPED)
     expect(page.locator("#source")).to_have_value(TYPED)
+    # Typed a minute before the account's code was saved elsewhere.
+    page.evaluate("""() => {
+      const key = "problem-draft:double", kept = JSON.parse(localStorage.getItem(key));
+      localStorage.setItem(key, JSON.stringify({ ...kept, savedAt: kept.savedAt - 60000 }));
+    }""")
     newer = "def solve(x):\n    return x + x  # written on another computer later\n"
     draft_save(user=user, problem=problem, source=newer)
 
