@@ -4,7 +4,9 @@ The pages come from the URL configuration: each named pattern is either a page t
 ADMIN_PAGES) or a named exception that is not a page (NOT_PAGES, with the reason), and a new pattern in neither
 fails test_every_url_pattern_is_a_page_visited_here_or_said_not_to_be_one. On each page: nothing wider than
 the screen, no text cut off by its box (a box meant to scroll may be wider inside), no console error, no
-response of 4xx or 5xx for any resource. A screenshot of each goes to test-artifacts/pages/.
+response of 4xx or 5xx for any resource, and no critical or serious violation that axe-core finds (contrast,
+names and labels, scrollable regions reachable by keyboard, ...). A screenshot of each goes to
+test-artifacts/pages/.
 """
 
 import re
@@ -27,7 +29,7 @@ from interview.services.drills import drill_attempt_answer, drill_attempt_start
 from interview.services.mock_interviews import mock_interview_answer, mock_interview_finish, mock_interview_start
 from interview.services.practice import practice_session_start, review_record
 from interview.services.problems import draft_save
-from tests.conftest import ARTIFACTS
+from tests.conftest import ARTIFACTS, axe_script
 from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory, judged_as
 from tests.judging_support import content_with
 
@@ -208,11 +210,21 @@ CLIPPED = r"""() => {
 }"""
 
 
+# axe-core's critical and serious violations on the page, each with up to three of the elements at fault.
+AXE_VIOLATIONS = r"""async () => {
+  const results = await axe.run(document, { resultTypes: ["violations"] });
+  return results.violations.filter((rule) => rule.impact === "critical" || rule.impact === "serious").map((rule) =>
+    `axe ${rule.impact} ${rule.id} (${rule.help}) at ${rule.nodes.length}: ` +
+    rule.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(" | "));
+}"""
+
+
 class Visit:
     """A browser context at one size, signed in or not, that records what goes wrong on each page."""
 
     def __init__(self, browser, live_server, screen: str, user=None):
         self.context = browser.new_context(viewport=SCREENS[screen])
+        self.context.add_init_script(path=axe_script())
         self.context.set_default_timeout(10_000)
         self.live_server, self.screen, self.problems = live_server, screen, []
         if user is not None:
@@ -238,6 +250,7 @@ class Visit:
             self.problems.append(f"{where}: the page is {width} px wide")
         for clipped in self.page.evaluate(CLIPPED) if text else []:
             self.problems.append(f"{where}: clipped {clipped}")
+        self.problems.extend(f"{where}: {violation}" for violation in self.page.evaluate(AXE_VIOLATIONS))
         self.problems.extend(f"{where}: {error}" for error in self.errors)
         SHOTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
@@ -276,7 +289,7 @@ def _request_of(user):
     return request
 
 
-def test_every_page_fits_the_screen_shows_all_its_text_and_loads_cleanly(browser, live_server):
+def test_every_page_fits_the_screen_shows_all_its_text_loads_cleanly_and_passes_axe(browser, live_server):
     site = make_site()
     problems = []
     for screen in SCREENS:
@@ -289,12 +302,11 @@ def test_every_page_fits_the_screen_shows_all_its_text_and_loads_cleanly(browser
                     visit.check(path, who)
             problems += visit.problems
             visit.close()
-    visit = Visit(browser, live_server, "desktop", site.admin_user)
-    login = reverse("admin:login")
-    for path in admin_urls(site) + [login]:
-        visit.check(path, "admin", text=False)
-    problems += visit.problems
-    visit.close()
+        visit = Visit(browser, live_server, screen, site.admin_user)
+        for path in admin_urls(site) + [reverse("admin:login")]:
+            visit.check(path, "admin", text=False)
+        problems += visit.problems
+        visit.close()
     assert not problems, "\n".join(problems)
 
 

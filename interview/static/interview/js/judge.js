@@ -135,11 +135,34 @@
     table.hidden = data.tests.length === 0;
   }
 
+  // What a screen reader says about a run: a short line as its state changes and the verdict with its summary,
+  // rather than the whole panel read again each time it is redrawn. Beside the panel, so a redraw keeps it.
+  function announcer(panel) {
+    var line = panel.parentNode.querySelector("[data-run-announce]");
+    if (!line) {
+      line = element("p", "visually-hidden");
+      line.setAttribute("role", "status");
+      line.dataset.runAnnounce = "";
+      panel.after(line);
+    }
+    return line;
+  }
+
+  function verdictLine(panel) {
+    var verdict = panel.querySelector("[data-result-verdict]");
+    var summary = panel.querySelector("[data-result-summary]");
+    return [verdict, summary].filter(Boolean).map(function (part) {
+      return part.textContent.replace(/\s+/g, " ").trim();
+    }).join(". ");
+  }
+
   // Polls the submission until it is judged, then swaps in the server-rendered result (chart and all);
   // onState, if given, sees every state polled, the last one included.
   function watch(panel, apiUrl, resultUrl, onDone, onState) {
     var polls = 0;
     var token = {};
+    var announce = announcer(panel);
+    var announced = "";
     panel.watching = token;
     function finish() {
       return fetch(resultUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
@@ -147,6 +170,8 @@
         .then(function (html) {
           if (panel.watching !== token) return;
           panel.innerHTML = html;
+          panel.dispatchEvent(new CustomEvent("interview:content-changed", { bubbles: true }));
+          announce.textContent = verdictLine(panel);
           if (onDone) onDone();
         });
     }
@@ -157,6 +182,8 @@
         if (panel.watching !== token) return;
         if (onState) onState(data);
         if (FINAL[data.status]) return finish();
+        if (data.status !== announced) announce.textContent = label(data.status) + "…";
+        announced = data.status;
         render(panel, data);
         setTimeout(poll, polls < 40 ? 500 : 2000);
       }).catch(function () {
