@@ -312,6 +312,13 @@ class ProblemSetItemForm(forms.ModelForm):
         model = ProblemSetItem
         fields = ("position", *ITEM_KINDS)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A tabular row's fields sit under the column headings, with no label of their own to be named by. The
+        # admin wraps a relation's widget (with its add and change links); the name goes on the one inside.
+        for field in self.fields.values():
+            getattr(field.widget, "widget", field.widget).attrs.setdefault("aria-label", field.label)
+
     def has_changed(self):
         # A blank new row is no item, even when the drag handles gave it a position.
         chosen = any(self.data.get(self.add_prefix(kind)) for kind in ITEM_KINDS)
@@ -321,6 +328,11 @@ class ProblemSetItemForm(forms.ModelForm):
 
 
 class ProblemSetItemFormSet(forms.BaseInlineFormSet):
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        if "DELETE" in form.fields:
+            form.fields["DELETE"].widget.attrs["aria-label"] = "Delete this item"
+
     def clean(self):
         """Refuse a set that lists the same question, problem or drill twice, naming it (the database would too)."""
         super().clean()

@@ -17,11 +17,13 @@ if ! "$python_bin" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/
     exit 1
 fi
 
-# System packages: bubblewrap isolates judged code; Chromium drives the browser tests; the end-to-end tests
-# start Redis servers of their own, to stop and restart them; docker-compose validates docker-compose.yml.
+# System packages: bubblewrap isolates judged code; Chromium drives the browser tests, and npm installs the
+# axe-core they check accessibility with; the end-to-end tests start Redis servers of their own, to stop and
+# restart them; docker-compose validates docker-compose.yml.
 system_packages=(bubblewrap)
-[ "$purpose" = test ] && system_packages+=(chromium chromium-driver redis-server docker-compose)
+[ "$purpose" = test ] && system_packages+=(chromium chromium-driver nodejs npm redis-server docker-compose)
 declare -A provides=([bubblewrap]=/usr/bin/bwrap [chromium]=/usr/bin/chromium [chromium-driver]=/usr/bin/chromedriver
+                     [nodejs]=/usr/bin/node [npm]=/usr/bin/npm
                      [redis-server]=/usr/bin/redis-server [docker-compose]=/usr/bin/docker-compose)
 # Its recommendations would bring the Docker daemon along, which only reading the file does not need.
 declare -A without_recommends=([docker-compose]=1)
@@ -74,4 +76,17 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
     echo "Installing the project${extras}"
     "${pip[@]}" -e "$root$extras"
     echo "$digest" > "$stamp"
+fi
+
+# axe-core for the browser tests, exactly as tests/browser/axe/package-lock.json pins it; again only when the
+# lock file changed. No install script runs (axe-core has none to run).
+if [ "$purpose" = test ]; then
+    axe="$root/tests/browser/axe"
+    axe_stamp="$axe/node_modules/.installed"
+    axe_digest=$(sha256sum "$axe/package-lock.json" | cut -c1-16)
+    if [ "$(cat "$axe_stamp" 2>/dev/null)" != "$axe_digest" ]; then
+        echo "Installing axe-core for the browser tests"
+        (cd "$axe" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+        echo "$axe_digest" > "$axe_stamp"
+    fi
 fi

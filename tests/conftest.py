@@ -7,6 +7,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
+# axe-core, at the version tests/browser/axe/package-lock.json pins; scripts/bootstrap.sh test installs it.
+AXE = ROOT / "tests" / "browser" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -55,6 +57,13 @@ def browser():
         )
         yield chromium
         chromium.close()
+
+
+def axe_script() -> Path:
+    """axe-core's script, for a browser context's init script (which a page's own policies do not block)."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run scripts/bootstrap.sh test (it installs axe-core with npm)", pytrace=False)
+    return AXE
 
 
 @pytest.fixture

@@ -162,7 +162,9 @@ class Editor {
     const textarea = this.#textarea;
     const labelText = [...(textarea.labels || [])].map((label) => label.textContent.trim()).join(" ");
     const described = [textarea.getAttribute("aria-describedby"), hintId].filter(Boolean).join(" ");
-    const attributes = { "aria-describedby": described };
+    // tabindex: editable content takes the focus anyway, but checkers (axe-core) count only an element with the
+    // attribute as what lets the keyboard reach the scroller around it.
+    const attributes = { "aria-describedby": described, tabindex: "0" };
     const name = textarea.getAttribute("aria-label") || labelText;
     if (name) attributes["aria-label"] = name;
     return attributes;

@@ -8,6 +8,7 @@ deleted: a package that disappears retires its problem, so submissions keep poin
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.timesince import timesince
 
 from interview.models.drills import Drill
 from interview.models.questions import Difficulty, Question, Topic
@@ -108,16 +109,35 @@ class ProblemFollowUp(models.Model):
         return self.question if self.question_id is not None else self.drill
 
 
+class DraftOrigin(models.TextChoices):
+    ACCOUNT = "account", "saved with your account"
+    BROWSER = "browser", "typed in this browser before you logged in"
+
+
 class ProblemDraft(models.Model):
-    """The code a user is writing for a problem, saved as they type."""
+    """The code a user is writing for a problem, saved as they type.
+
+    A draft typed before logging in is carried into the account; when the account already held different
+    code, the older of the two is kept as the other version until the user picks one.
+    """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="problem_drafts")
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="drafts")
     source = models.TextField()
     updated_at = models.DateTimeField(auto_now=True)
+    other_source = models.TextField(blank=True, help_text="The version not in the editor, while other_origin is set.")
+    other_origin = models.CharField(max_length=10, choices=DraftOrigin.choices, blank=True)
+    other_saved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_draft_per_user_and_problem")]
+
+    @property
+    def has_other_version(self) -> bool:
+        return bool(self.other_origin)
+
+    def other_version_description(self) -> str:
+        return f"{self.get_other_origin_display()}, saved {timesince(self.other_saved_at)} ago"
 
 
 class SolutionReveal(models.Model):

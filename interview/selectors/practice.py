@@ -81,31 +81,44 @@ class SessionView:
     items: list[PracticeItem]
     current: PracticeItem | None
     done: int
+    skipped: int
     solved: set[int] = field(default_factory=set)
 
     @property
     def total(self) -> int:
         return len(self.items)
 
+    @property
+    def next_item(self) -> PracticeItem | None:
+        """The first item after the current one still to do, else the first before it; None when none is."""
+        after = self.current.position if self.current else 0
+        waiting = [item for item in self.items if not item.handled]
+        return next((item for item in waiting if item.position > after), waiting[0] if waiting else None)
+
 
 def item_is_done(item: PracticeItem, solved: set[int]) -> bool:
+    """Answered: a question rated, a drill estimated, a problem solved. A skipped item is not done."""
     if item.is_problem:
-        return item.problem_id in solved or item.state == ItemState.SKIPPED
-    return item.state in (ItemState.RATED, ItemState.SKIPPED)
+        return item.problem_id in solved
+    return item.state == ItemState.RATED
 
 
 def session_view(*, session: PracticeSession, position: int | None = None) -> SessionView:
-    """The session's items, each marked done or not, and the one to show (position, else the first not done)."""
+    """The session's items, each marked done, skipped or neither, and the one to show (position, else the first
+    neither done nor skipped)."""
     items = list(session.items.select_related("question", "question__topic", "problem", "drill", "drill__topic",
                                               "drill_attempt"))
     solved = solved_problem_ids(user=session.user)
     for item in items:
         item.done = item_is_done(item, solved)
+        item.skipped = not item.done and item.state == ItemState.SKIPPED
+        item.handled = item.done or item.skipped
         item.solved = item.problem_id in solved
     current = next((item for item in items if item.position == position), None) if position else None
     if current is None and session.state == SessionState.ACTIVE:
-        current = next((item for item in items if not item.done), None)
-    return SessionView(session, items, current, sum(item.done for item in items), solved)
+        current = next((item for item in items if not item.handled), None)
+    return SessionView(session, items, current, done=sum(item.done for item in items),
+                       skipped=sum(item.skipped for item in items), solved=solved)
 
 
 def recent_sessions(*, user, limit: int = 5) -> list[PracticeSession]:

@@ -51,10 +51,8 @@ def practising_problems(question: Question) -> tuple[list[Problem], list[Problem
     return following, [problem for problem in topic_problems(question.topic) if problem.pk not in shown]
 
 
-def editor_source(*, user, problem: Problem) -> str:
-    """What the editor opens with: the user's draft, else the starter code."""
-    if user.is_authenticated:
-        draft = ProblemDraft.objects.filter(user=user, problem=problem).values_list("source", flat=True).first()
-        if draft is not None:
-            return draft
-    return problem.starter_code
+def user_draft(*, user, problem: Problem) -> ProblemDraft | None:
+    """The user's draft of the problem, if they are signed in and have one: what the editor opens with."""
+    if not user.is_authenticated:
+        return None
+    return ProblemDraft.objects.filter(user=user, problem=problem).first()

@@ -5,26 +5,30 @@ The site's pages authenticate with the session (unsafe methods must carry the CS
 no CSRF token, since no browser adds that header by itself. Every error is JSON with an `error` field.
 """
 
+from datetime import timedelta
 from functools import wraps
 
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from interview.models import Judgement, Problem, Submission
+from interview.models import Judgement, Problem, ProblemDraft, Submission
 from interview.selectors.results import judged_tests
 from interview.selectors.standing import Placing, standing
 from interview.selectors.submissions import judgement_count, queue_position, user_submissions, visible_submission
 from interview.selectors.workers import consuming
 from interview.services.accounts import api_token_user
-from interview.services.problems import draft_save
-from interview.services.submissions import Created, Refused, submission_create
+from interview.services.problems import Pick, draft_carry, draft_pick, draft_save
+from interview.services.submissions import Created, RefusalReason, Refused, submission_create
 from interview.views.refusals import refusal_response
-from interview.views.submission_requests import draft_request, submission_request
+from interview.views.submission_requests import draft_request, json_object_request, submission_request
 
 HISTORY_LIMIT = 50
+# A year: older than any draft a browser keeps; a larger age could overflow the date it gives.
+MAX_DRAFT_AGE_MS = 365 * 24 * 3600 * 1000
 
 
 def json_error(message: str, status: int, **headers: str) -> JsonResponse:
@@ -141,14 +145,59 @@ def problem_draft_api(request, user, slug: str):
     if problem is None:
         return json_error(f"no problem {slug!r}", 404)
     if request.method == "GET":
-        draft = problem.drafts.filter(user=user).first()
-        return JsonResponse({"source": draft.source if draft else problem.starter_code,
-                             "saved_at": draft.updated_at.isoformat() if draft else None})
+        return JsonResponse(draft_payload(problem.drafts.filter(user=user).first(), problem))
     try:
         draft_save(user=user, problem=problem, source=draft_request(request))
     except Refused as refusal:
         return refusal_response(refusal)
     return HttpResponse(status=204)
+
+
+@api_endpoint("POST")
+def problem_draft_carry_api(request, user, slug: str):
+    """POST {"source", "age_ms"}: code typed in this browser before logging in, age_ms ago, joins the account's
+    draft (interview.services.problems.draft_carry); answers the draft as GET .../draft does."""
+    problem = _problem(slug)
+    if problem is None:
+        return json_error(f"no problem {slug!r}", 404)
+    try:
+        source = draft_request(request)
+        age_ms = json_object_request(request).get("age_ms")
+        if not isinstance(age_ms, int) or age_ms < 0:
+            raise Refused('"age_ms" must be a whole number of milliseconds, 0 or more', reason=RefusalReason.INVALID)
+        # An age, not a time: the browser's clock may be wrong, its count of elapsed time is not.
+        saved_at = timezone.now() - timedelta(milliseconds=min(age_ms, MAX_DRAFT_AGE_MS))
+        draft = draft_carry(user=user, problem=problem, source=source, saved_at=saved_at)
+    except Refused as refusal:
+        return refusal_response(refusal)
+    return JsonResponse(draft_payload(draft, problem))
+
+
+@api_endpoint("POST")
+def problem_draft_pick_api(request, user, slug: str):
+    """POST {"keep": "editor"|"other"}: of two versions of a draft, keep one and drop the other."""
+    problem = _problem(slug)
+    if problem is None:
+        return json_error(f"no problem {slug!r}", 404)
+    try:
+        keep = json_object_request(request).get("keep")
+        if keep not in {pick.value for pick in Pick}:
+            raise Refused('"keep" must be "editor" or "other"', reason=RefusalReason.INVALID)
+        draft = draft_pick(user=user, problem=problem, keep=Pick(keep))
+    except Refused as refusal:
+        return refusal_response(refusal)
+    return JsonResponse(draft_payload(draft, problem))
+
+
+def draft_payload(draft: ProblemDraft | None, problem: Problem) -> dict:
+    """The draft's code and, while there are two versions, the other one and what it is."""
+    if draft is None:
+        return {"source": problem.starter_code, "saved_at": None, "other": None}
+    other = None
+    if draft.has_other_version:
+        other = {"source": draft.other_source, "origin": draft.other_origin,
+                 "saved_at": draft.other_saved_at.isoformat(), "description": draft.other_version_description()}
+    return {"source": draft.source, "saved_at": draft.updated_at.isoformat(), "other": other}
 
 
 def _summary(submission: Submission) -> dict:

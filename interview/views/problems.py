@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from interview.models import Difficulty, EditorSettings, Keymap, Problem, SolutionReveal, Suite
 from interview.models.editor_settings import FONT_SIZES
-from interview.selectors.problems import all_tags, editor_source, problem_list, problem_topics
+from interview.selectors.problems import all_tags, problem_list, problem_topics, user_draft
 from interview.selectors.standing import best_submission, standing
 from interview.selectors.submissions import has_solved, user_submissions
 from interview.services.problems import draft_save, solution_reveal
@@ -59,11 +59,13 @@ def _detail_context(request, problem: Problem, **extra) -> dict:
     # None until a signed-in user first changes a setting; the page then starts from this browser's own.
     saved_settings = EditorSettings.objects.filter(user=user).first() if user.is_authenticated else None
     best = best_submission(user=user, problem=problem) if solved else None
+    draft = user_draft(user=user, problem=problem)
     context = {
         "problem": problem,
         "follow_ups": problem.follow_ups.select_related("question", "drill"),
         "topics": problem.topics.all(),
-        "source": editor_source(user=user, problem=problem),
+        "source": draft.source if draft else problem.starter_code,
+        "draft": draft,
         "solved": solved,
         "best": best,
         "best_standing": standing(best) if best else None,

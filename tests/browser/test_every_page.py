@@ -4,7 +4,9 @@ The pages come from the URL configuration: each named pattern is either a page t
 ADMIN_PAGES) or a named exception that is not a page (NOT_PAGES, with the reason), and a new pattern in neither
 fails test_every_url_pattern_is_a_page_visited_here_or_said_not_to_be_one. On each page: nothing wider than
 the screen, no text cut off by its box (a box meant to scroll may be wider inside), no console error, no
-response of 4xx or 5xx for any resource. A screenshot of each goes to test-artifacts/pages/.
+response of 4xx or 5xx for any resource, and no critical or serious violation that axe-core finds (contrast,
+names and labels, scrollable regions reachable by keyboard, ...). A screenshot of each goes to
+test-artifacts/pages/.
 """
 
 import re
@@ -30,8 +32,8 @@ from interview.services.drills import drill_attempt_answer, drill_attempt_start
 from interview.services.mock_interviews import mock_interview_answer, mock_interview_finish, mock_interview_start
 from interview.services.practice import practice_session_start, review_record
 from interview.services.problems import draft_save
-from tests.conftest import ARTIFACTS
-from tests.interview.factories import SubmissionFactory, UserFactory, judged_as
+from tests.conftest import ARTIFACTS, axe_script
+from tests.interview.factories import ProblemFactory, SubmissionFactory, UserFactory, judged_as
 from tests.judging_support import content_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,7 +53,8 @@ NOT_PAGES = {
     "problem_solution": "a POST that records reading the solution",
     "problem_hint_reveal": "a POST that reveals the next hint",
     "submission_result": "the result fragment the problem page swaps in (seen here inside that page)",
-    "problem_submissions_api": "JSON API", "problem_draft_api": "JSON API", "submission_api": "JSON API",
+    "problem_submissions_api": "JSON API", "problem_draft_api": "JSON API",
+    "problem_draft_carry_api": "JSON API", "problem_draft_pick_api": "JSON API", "submission_api": "JSON API",
     "mock_interview_draft_api": "JSON API", "mock_interview_submissions_api": "JSON API",
     "editor_settings_api": "JSON API", "me_api": "JSON API", "problem_api": "JSON API",
     "drill_new_attempt": "a POST that starts an attempt", "drill_attempt_answer": "a POST target",
@@ -88,7 +91,7 @@ class Site:
 
 def make_site() -> Site:
     call_command("sync_content", verbosity=0)
-    user = UserFactory(username="ada")
+    user = UserFactory(username="ada-lovelace-analytical-engine")  # the longest name a header must hold: 30
     admin_user = UserFactory(username="root", is_staff=True, is_superuser=True)
     problem = Problem.objects.get(slug="causal-mask")
     draft_save(user=user, problem=problem, source="def causal_mask(t_q, t_k=None, *, window=None, device=None):\n    pass\n")
@@ -219,11 +222,21 @@ CLIPPED = r"""() => {
 }"""
 
 
+# axe-core's critical and serious violations on the page, each with up to three of the elements at fault.
+AXE_VIOLATIONS = r"""async () => {
+  const results = await axe.run(document, { resultTypes: ["violations"] });
+  return results.violations.filter((rule) => rule.impact === "critical" || rule.impact === "serious").map((rule) =>
+    `axe ${rule.impact} ${rule.id} (${rule.help}) at ${rule.nodes.length}: ` +
+    rule.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(" | "));
+}"""
+
+
 class Visit:
     """A browser context at one size, signed in or not, that records what goes wrong on each page."""
 
     def __init__(self, browser, live_server, screen: str, user=None):
         self.context = browser.new_context(viewport=SCREENS[screen])
+        self.context.add_init_script(path=axe_script())
         self.context.set_default_timeout(10_000)
         self.live_server, self.screen, self.problems = live_server, screen, []
         if user is not None:
@@ -249,6 +262,7 @@ class Visit:
             self.problems.append(f"{where}: the page is {width} px wide")
         for clipped in self.page.evaluate(CLIPPED) if text else []:
             self.problems.append(f"{where}: clipped {clipped}")
+        self.problems.extend(f"{where}: {violation}" for violation in self.page.evaluate(AXE_VIOLATIONS))
         self.problems.extend(f"{where}: {error}" for error in self.errors)
         SHOTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
@@ -287,7 +301,7 @@ def _request_of(user):
     return request
 
 
-def test_every_page_fits_the_screen_shows_all_its_text_and_loads_cleanly(browser, live_server):
+def test_every_page_fits_the_screen_shows_all_its_text_loads_cleanly_and_passes_axe(browser, live_server):
     site = make_site()
     problems = []
     for screen in SCREENS:
@@ -300,12 +314,11 @@ def test_every_page_fits_the_screen_shows_all_its_text_and_loads_cleanly(browser
                     visit.check(path, who)
             problems += visit.problems
             visit.close()
-    visit = Visit(browser, live_server, "desktop", site.admin_user)
-    login = reverse("admin:login")
-    for path in admin_urls(site) + [login]:
-        visit.check(path, "admin", text=False)
-    problems += visit.problems
-    visit.close()
+        visit = Visit(browser, live_server, screen, site.admin_user)
+        for path in admin_urls(site) + [reverse("admin:login")]:
+            visit.check(path, "admin", text=False)
+        problems += visit.problems
+        visit.close()
     assert not problems, "\n".join(problems)
 
 
@@ -411,5 +424,42 @@ def test_editor_settings_and_the_divider_are_kept_across_a_reload_and_a_disabled
     enabled = run.evaluate("b => getComputedStyle(b).opacity")
     disabled = run.evaluate("b => { b.disabled = true; return [getComputedStyle(b).opacity, getComputedStyle(b).cursor]; }")
     assert (enabled, disabled) == ("1", ["0.5", "not-allowed"])
+    assert not visit.errors, visit.errors
+    visit.close()
+
+
+def test_on_a_phone_the_header_offers_sign_up_and_run_and_submit_stay_in_view_while_code_is_typed(browser, live_server):
+    problem = ProblemFactory(slug="double", title="Double it")
+    width = SCREENS["phone"]["width"]
+    visitor = Visit(browser, live_server, "phone")
+    visitor.page.goto(live_server.url + problem.get_absolute_url())
+    header = visitor.page.locator(".site-header")
+    for name in ("Log in", "Sign up"):
+        box = header.get_by_role("link", name=name).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+    visitor.close()
+
+    visit = Visit(browser, live_server, "phone", UserFactory(username="a-name-of-thirty-characters-30"))
+    page = visit.page
+    page.goto(live_server.url + problem.get_absolute_url())
+    page.get_by_role("tab", name="Code").click()
+    toolbar = page.locator(".editor-toolbar").bounding_box()
+    reset = page.get_by_role("button", name="Reset to starter").bounding_box()
+    assert reset["x"] + reset["width"] <= toolbar["x"] + toolbar["width"], (reset, toolbar)
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    # The on-screen keyboard takes half the screen, and the page's viewport shrinks to what it leaves.
+    height = 420
+    page.set_viewport_size({"width": width, "height": height})
+    for number in range(30):
+        page.keyboard.press("Enter")
+        page.keyboard.insert_text(f"line_{number} = {number}")
+    actions = page.locator(".editor-actions").bounding_box()
+    for name in ("Run", "Submit"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (name, box)
+    caret = page.locator(".cm-cursor-primary").bounding_box()
+    assert caret and 0 <= caret["y"] and caret["y"] + caret["height"] <= actions["y"], (caret, actions)
+    page.screenshot(path=ARTIFACTS / "phone-typing-run-and-submit.png")
     assert not visit.errors, visit.errors
     visit.close()

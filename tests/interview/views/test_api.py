@@ -250,3 +250,31 @@ def test_an_unknown_or_retired_problem_is_a_404_naming_it(client, problem, token
         response = client.get(f"/api/problems/{slug}", headers=bearer(token))
         assert response.status_code == 404 and response.json() == {"error": f"no problem {slug!r}"}
     assert client.post("/api/problems/mhsa", headers=bearer(token)).status_code == 405
+
+
+def test_a_draft_carried_from_before_logging_in_is_judged_newer_by_its_age(client, problem, token, user):
+    draft_save(user=user, problem=problem, source="account = 1\n")
+    older = post(client, "/api/problems/mhsa/draft/carry", {"source": "browser = 1\n", "age_ms": 60_000},
+                 **bearer(token)).json()
+    assert older["source"] == "account = 1\n"
+    assert older["other"]["source"] == "browser = 1\n" and older["other"]["origin"] == "browser"
+    assert older["other"]["description"] == "typed in this browser before you logged in, saved 1\xa0minute ago"
+    assert client.get("/api/problems/mhsa/draft", headers=bearer(token)).json() == older
+    picked = post(client, "/api/problems/mhsa/draft/pick", {"keep": "other"}, **bearer(token)).json()
+    assert (picked["source"], picked["other"]) == ("browser = 1\n", None)
+
+
+@pytest.mark.parametrize(("url", "body", "error"), [
+    ("/api/problems/mhsa/draft/carry", {"source": "x = 1\n", "age_ms": -1}, '"age_ms" must be'),
+    ("/api/problems/mhsa/draft/carry", {"source": "x = 1\n", "age_ms": "5"}, '"age_ms" must be'),
+    ("/api/problems/mhsa/draft/carry", {"age_ms": 5}, '"source" must be a string'),
+    ("/api/problems/mhsa/draft/pick", {"keep": "both"}, '"keep" must be "editor" or "other"'),
+])
+def test_a_malformed_carry_or_pick_is_refused_with_400(client, problem, token, url, body, error):
+    response = post(client, url, body, **bearer(token))
+    assert response.status_code == 400 and response.json()["error"].startswith(error)
+
+
+def test_a_draft_carried_for_an_unknown_problem_answers_404(client, token):
+    response = post(client, "/api/problems/nope/draft/carry", {"source": "x\n", "age_ms": 0}, **bearer(token))
+    assert response.status_code == 404

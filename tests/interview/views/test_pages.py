@@ -61,7 +61,8 @@ def test_the_code_stylesheet_is_css_named_after_the_pygments_version_and_cached(
 def test_every_static_file_the_layout_links_exists(client):
     html = client.get(reverse("home")).content.decode()
     linked = re.findall(r'(?:href|src)="/static/([^"]+)"', html)
-    assert sorted(linked) == ["interview/css/site.css", "interview/favicon.svg", "interview/js/site.js"]
+    assert sorted(linked) == ["interview/css/site.css", "interview/favicon.svg", "interview/js/scrollable_regions.js",
+                              "interview/js/site.js"]
     assert all(finders.find(path) for path in linked)
 
 

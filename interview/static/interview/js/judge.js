@@ -1,6 +1,7 @@
 // The problem page and the submission page, on top of forms that work without JavaScript:
 // - the code editor (window.InterviewEditor when its bundle is present, else the plain textarea),
-// - the draft saved as you type, Reset to starter, Run and Submit through the JSON API,
+// - the draft saved as you type (a visitor's in this browser, carried into the account by site.js once they
+//   log in), Reset to starter, Run and Submit through the JSON API,
 // - live results: the queue position, a progress bar and each test as it finishes, then the verdict.
 (function () {
   "use strict";
@@ -134,11 +135,34 @@
     table.hidden = data.tests.length === 0;
   }
 
+  // What a screen reader says about a run: a short line as its state changes and the verdict with its summary,
+  // rather than the whole panel read again each time it is redrawn. Beside the panel, so a redraw keeps it.
+  function announcer(panel) {
+    var line = panel.parentNode.querySelector("[data-run-announce]");
+    if (!line) {
+      line = element("p", "visually-hidden");
+      line.setAttribute("role", "status");
+      line.dataset.runAnnounce = "";
+      panel.after(line);
+    }
+    return line;
+  }
+
+  function verdictLine(panel) {
+    var verdict = panel.querySelector("[data-result-verdict]");
+    var summary = panel.querySelector("[data-result-summary]");
+    return [verdict, summary].filter(Boolean).map(function (part) {
+      return part.textContent.replace(/\s+/g, " ").trim();
+    }).join(". ");
+  }
+
   // Polls the submission until it is judged, then swaps in the server-rendered result (chart and all);
   // onState, if given, sees every state polled, the last one included.
   function watch(panel, apiUrl, resultUrl, onDone, onState) {
     var polls = 0;
     var token = {};
+    var announce = announcer(panel);
+    var announced = "";
     panel.watching = token;
     function finish() {
       return fetch(resultUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
@@ -146,6 +170,8 @@
         .then(function (html) {
           if (panel.watching !== token) return;
           panel.innerHTML = html;
+          panel.dispatchEvent(new CustomEvent("interview:content-changed", { bubbles: true }));
+          announce.textContent = verdictLine(panel);
           if (onDone) onDone();
         });
     }
@@ -156,6 +182,8 @@
         if (panel.watching !== token) return;
         if (onState) onState(data);
         if (FINAL[data.status]) return finish();
+        if (data.status !== announced) announce.textContent = label(data.status) + "…";
+        announced = data.status;
         render(panel, data);
         setTimeout(poll, polls < 40 ? 500 : 2000);
       }).catch(function () {
@@ -207,6 +235,18 @@
     });
     show("statement");
     return function (name) { if (PHONE.matches) show(name); };
+  }
+
+  // On a phone the Code tab is one screen tall (judge.css): while the editor has the focus the form is kept at
+  // the top of the screen, as it takes the focus and as the on-screen keyboard shrinks the viewport.
+  function keepCodeOnScreen(form) {
+    function toTop() {
+      var focused = document.activeElement;
+      if (!PHONE.matches || !focused || !form.contains(focused) || !focused.closest(".cm-content, .code-input")) return;
+      window.scrollBy(0, form.getBoundingClientRect().top);
+    }
+    form.addEventListener("focusin", toTop);
+    window.addEventListener("resize", toTop);
   }
 
   // The divider between the statement and the editor: dragged, or moved with the arrow keys; kept per browser.
@@ -359,8 +399,12 @@
     var starter = JSON.parse(document.getElementById("starter-code").textContent);
     var signedIn = form.dataset.authenticated === "true";
     var buttons = form.querySelectorAll("[data-run], [data-submit]");
+    // Only a problem's own page keeps a visitor's code; an interview's page is always signed in.
+    var slug = form.dataset.problemSlug;
+    var visitorKey = !signedIn && slug ? "problem-draft:" + slug : null;
     var busy = false;
     var dirty = false;
+    var applying = false;  // the page, not the user, is changing the code
     var saveTimer = null;
     var editor;
 
@@ -391,6 +435,8 @@
     }
 
     function changed() {
+      if (applying) return;
+      if (visitorKey) store(visitorKey, { source: editor.getValue(), savedAt: Date.now() });
       if (!signedIn) return;
       dirty = true;
       say("Unsaved changes");
@@ -407,8 +453,8 @@
 
     function follow(id) {
       skeleton(panel);
-      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id), null,
-            updateRecent);
+      watch(panel, urlFor(form.dataset.apiUrlTemplate, id), urlFor(form.dataset.resultUrlTemplate, id),
+            slug ? refreshLiveParts : null, updateRecent);
     }
 
     function send(tests) {
@@ -437,6 +483,45 @@
         });
     }
 
+    function replaceCode(source) {
+      applying = true;
+      editor.setValue(source);
+      applying = false;
+    }
+
+    // Two versions of the draft, after code typed before logging in was carried into the account.
+    var versions = form.querySelector("[data-draft-versions]");
+    function showVersions(other) {
+      versions.hidden = !other;
+      if (!other) return;
+      versions.querySelector("[data-other-description]").textContent = other.description;
+      versions.querySelector("[data-other-source]").textContent = other.source;
+    }
+    if (versions) {
+      document.addEventListener("interview:draft-carried", function (event) {
+        if (event.detail.slug !== slug) return;
+        replaceCode(event.detail.draft.source);
+        showVersions(event.detail.draft.other);
+      });
+      versions.querySelectorAll("[data-keep]").forEach(function (button) {
+        button.addEventListener("click", function () {
+          saveDraft(false)
+            .then(function () { return requestJSON("POST", form.dataset.draftPickUrl, { keep: button.dataset.keep }); })
+            .then(function (draft) {
+              replaceCode(draft.source);
+              showVersions(draft.other);
+              say("Draft saved");
+            })
+            .catch(function (error) { say("Not kept: " + error.message); });
+        });
+      });
+    }
+
+    if (visitorKey) {
+      var kept = stored(visitorKey, null);
+      if (kept && typeof kept.source === "string") textarea.value = kept.source;
+    }
+
     var callbacks = {
       onRun: function () { send("sample"); },
       onSubmit: function () { send("all"); },
@@ -445,6 +530,8 @@
     };
     editor = window.InterviewEditor ? window.InterviewEditor.mount(textarea, callbacks) : textareaEditor(textarea, callbacks);
     setUpEditorSettings(form, textarea, editor);
+    if (layout) keepCodeOnScreen(form);
+    if (visitorKey) say("Kept in this browser until you log in or sign up");
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -469,8 +556,26 @@
     if (panel.dataset.watch) follow(panel.dataset.watch);
   }
 
-  function setUpConfirmations() {
-    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+  // What a verdict can change elsewhere on the problem page (the hint offered after three failures in a row,
+  // the model answer and the Solved mark after Accepted): the page is fetched again and each [data-live] part
+  // takes the fresh one's content, so the server decides it in one place, as on a reload.
+  function refreshLiveParts() {
+    return fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        document.querySelectorAll("[data-live]").forEach(function (part) {
+          var replacement = fresh.querySelector('[data-live="' + part.dataset.live + '"]');
+          if (!replacement || replacement.innerHTML === part.innerHTML) return;
+          part.innerHTML = replacement.innerHTML;
+          setUpConfirmations(part);
+        });
+      })
+      .catch(function () { /* the parts stay as they were until the next reload */ });
+  }
+
+  function setUpConfirmations(root) {
+    (root || document).querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (!window.confirm(form.dataset.confirm)) event.preventDefault();
       });

@@ -1,5 +1,6 @@
 // Small enhancements on top of pages that work without JavaScript: theme switch, keyboard shortcuts,
-// copy buttons on code, and filters that apply as you type or choose.
+// copy buttons on code, filters that apply as you type or choose, and a visitor's drafts carried into the
+// account once they log in.
 (function () {
   "use strict";
 
@@ -112,8 +113,60 @@
     }
   }
 
+  // A visitor's code on a problem page is kept in localStorage as "problem-draft:<slug>" → {source, savedAt}
+  // (judge.js). The first page seen signed in carries each into the account, then forgets it here; a problem
+  // page open on that problem hears of it through the "interview:draft-carried" event.
+  var VISITOR_DRAFT = "problem-draft:";
+
+  function carryVisitorDrafts() {
+    var urlTemplate = document.body.dataset.draftCarryUrl;  // present when signed in
+    if (!urlTemplate) return;
+    var keys = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        if (localStorage.key(i).indexOf(VISITOR_DRAFT) === 0) keys.push(localStorage.key(i));
+      }
+    } catch (e) { return; }  // storage refused: nothing was kept either
+    var token = document.querySelector("input[name=csrfmiddlewaretoken]");
+    keys.forEach(function (key) {
+      var kept = null;
+      try { kept = JSON.parse(localStorage.getItem(key)); } catch (e) { /* not ours to read */ }
+      if (!kept || typeof kept.source !== "string") return;
+      var slug = key.slice(VISITOR_DRAFT.length);
+      fetch(urlTemplate.replace("__slug__", encodeURIComponent(slug)), {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": token ? token.value : "" },
+        body: JSON.stringify({ source: kept.source, age_ms: Math.max(0, Date.now() - (Number(kept.savedAt) || 0)) }),
+      }).then(function (response) {
+        // A problem since retired, or code over the size limit, will never be taken: let it go.
+        if (response.status === 404 || response.status === 413) localStorage.removeItem(key);
+        if (!response.ok) return;  // anything else is tried again on the next page
+        return response.json().then(function (draft) {
+          localStorage.removeItem(key);
+          document.dispatchEvent(new CustomEvent("interview:draft-carried", { detail: { slug: slug, draft: draft } }));
+        });
+      }).catch(function () { /* offline: tried again on the next page */ });
+    });
+  }
+
+  // The account menu closes as a menu does: on Escape (back to its button) and on a click elsewhere.
+  function setUpAccountMenu() {
+    var menu = document.querySelector("[data-account-menu]");
+    if (!menu) return;
+    menu.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !menu.open) return;
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    });
+    document.addEventListener("click", function (event) {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
+  }
+
   setUpThemeToggle();
+  setUpAccountMenu();
   setUpShortcuts();
   setUpCopyButtons();
   setUpLiveFilters();
+  carryVisitorDrafts();
 })();
