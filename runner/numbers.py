@@ -1,0 +1,130 @@
+"""The numbers a statement states, held to its problem.toml.
+
+Every statement has a "## Limits" section that gives the judge's numbers as `name = value` code spans (the
+names of problem.toml): a limit of `[limits]`, a setting of the tolerance, or, on a bullet that starts with a
+test's name in backticks, a param of that test. `disagreements(problem)` lists every span whose value is not
+problem.toml's and every number the section must state but does not:
+
+- the limits every run has (`time_cap_ms`, `wall_s`, `memory_ratio`, `memory_floor_bytes`,
+  `sandbox_memory_bytes`), `time_ratio` where a test is timed, `memory_cap_bytes` where one is set and
+  `collective_timeout_s` where ranks run;
+- the tolerance's settings, the kit's defaults where problem.toml sets none (`TOLERANCE_OF`);
+- for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`) and each extreme test (its
+  name starts with one of `EXTREME_PREFIXES`): its sizes (every integer param, or list of integers) and its
+  dtype.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import fields
+from typing import Any
+
+from .kit import checks, wrapper
+from .problems import Limits, Problem, TestSpec
+from .promises import statement_sections
+
+SECTION = "Limits"
+# The params that give a test a memory bound of its own, beside the ratio every test has.
+MEMORY_PARAMS = ("memory_bound", "plain_fraction")
+EXTREME_PREFIXES = ("largest", "longest", "widest")
+_SPAN = re.compile(r"`([a-z_]+) = ([^`]+)`")
+_TEST_LINE = re.compile(r"^[-*]\s+`([a-z0-9-]+)`")
+
+
+def tolerance_of(problem: Problem) -> dict[str, Any]:
+    """The tolerance's settings as the kind applies them: problem.toml's, else the kit's defaults."""
+    if problem.kind == "ranks" and "relative_tolerance" in problem.declared["ranks"]:
+        return {"relative_tolerance": problem.declared["ranks"]["relative_tolerance"]}
+    if problem.kind in ("function", "module", "stateful", "ranks"):
+        return {"reference_multiple": checks.REFERENCE_MULTIPLE, "rounding_units": checks.ROUNDING_UNITS,
+                **problem.tolerance}
+    if problem.kind == "wrapper":
+        return {"relative_tolerance": wrapper.RELATIVE_TOLERANCE}
+    if problem.kind == "sampler":
+        return {"false_rejection": problem.declared["sampler"]["false_rejection"]}
+    return {}
+
+
+def limits_of(problem: Problem) -> dict[str, Any]:
+    """The limits the statement must state, by their problem.toml names."""
+    limits: Limits = problem.limits
+    wanted = ["time_cap_ms", "wall_s", "memory_ratio", "memory_floor_bytes", "sandbox_memory_bytes"]
+    if any(test.timed for test in problem.tests):
+        wanted.append("time_ratio")
+    if limits.memory_cap_bytes:
+        wanted.append("memory_cap_bytes")
+    if problem.world_size > 1:
+        wanted.append("collective_timeout_s")
+    known = {limit.name for limit in fields(Limits)}
+    return {name: getattr(limits, name) for name in wanted if name in known}
+
+
+def sizes_of(test: TestSpec) -> dict[str, Any]:
+    """A test's params the statement must state for it: its sizes and its dtype."""
+    def integral(value):
+        if isinstance(value, list):
+            return bool(value) and all(integral(item) for item in value)
+        return isinstance(value, int) and not isinstance(value, bool)
+    return {name: value for name, value in test.params.items() if integral(value) or name == "dtype"}
+
+
+def stated_tests(problem: Problem) -> list[TestSpec]:
+    """The tests whose numbers the statement must state: timed, memory-bound and extreme ones."""
+    return [test for test in problem.tests
+            if test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
+            or test.name.startswith(EXTREME_PREFIXES)]
+
+
+def parse_value(text: str) -> Any:
+    """A span's value as TOML reads it; a bare word (`float32`) is a string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
+def _equal(stated: Any, wanted: Any) -> bool:
+    if isinstance(wanted, (int, float)) and not isinstance(wanted, bool) and isinstance(stated, (int, float)):
+        return float(stated) == float(wanted)
+    return stated == wanted
+
+
+def disagreements(problem: Problem) -> list[str]:
+    """What the statement's Limits section gets wrong or leaves out; empty when it states every number."""
+    sections = statement_sections((problem.path / "statement.md").read_text())
+    if SECTION not in sections:
+        return [f'the statement has no "## {SECTION}" section']
+    general: dict[str, list[Any]] = {}
+    per_test: dict[str, dict[str, list[Any]]] = {}
+    for line in sections[SECTION].splitlines():
+        named = _TEST_LINE.match(line.strip())
+        spans = general if not named else per_test.setdefault(named.group(1), {})
+        for name, value in _SPAN.findall(line):
+            spans.setdefault(name, []).append(parse_value(value))
+    found = []
+    wanted = {**limits_of(problem), **tolerance_of(problem)}
+    known = {limit.name for limit in fields(Limits)} | set(wanted)
+    for name, values in general.items():
+        if name not in known:
+            found.append(f"`{name} = ...` is neither a limit nor a setting of the tolerance")
+        found += [f"`{name} = {value}` but problem.toml has {wanted.get(name, getattr(problem.limits, name, None))!r}"
+                  for value in values if not _equal(value, wanted.get(name, getattr(problem.limits, name, None)))]
+    found += [f"missing `{name} = {value!r}`" for name, value in wanted.items() if name not in general]
+    tests = {test.name: test for test in problem.tests}
+    for name, spans in per_test.items():
+        if name not in tests:
+            found.append(f"a line names the test `{name}`, which problem.toml does not have")
+            continue
+        for key, values in spans.items():
+            found += [f"`{name}`: `{key} = {value}` but its params have {tests[name].params.get(key)!r}"
+                      for value in values if not _equal(value, tests[name].params.get(key))]
+    for test in stated_tests(problem):
+        found += [f"`{test.name}`: missing `{key} = {value!r}`" for key, value in sizes_of(test).items()
+                  if key not in per_test.get(test.name, {})]
+    return found
+
+
+__all__ = ["EXTREME_PREFIXES", "MEMORY_PARAMS", "SECTION", "disagreements", "limits_of", "sizes_of",
+           "stated_tests", "tolerance_of"]
