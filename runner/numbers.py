@@ -8,7 +8,9 @@ problem.toml's and every number the section must state but does not:
 - the limits every run has (`time_cap_ms`, `wall_s`, `memory_ratio`, `memory_floor_bytes`,
   `sandbox_memory_bytes`), `time_ratio` where a test is timed, `memory_cap_bytes` where one is set and
   `collective_timeout_s` where ranks run;
-- the tolerance's settings, the kit's defaults where problem.toml sets none (`TOLERANCE_OF`);
+- the tolerance's settings, the kit's defaults where problem.toml sets none (`tolerance_of`), and for each
+  output of a stateful problem that `[outputs]` compares by a rule of its own, a bullet that starts with
+  "Output" and the output's name in backticks and states `exact = true`, or its `atol` and `rtol`;
 - for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`) and each extreme test (its
   name starts with one of `EXTREME_PREFIXES`): its sizes (every integer param, or list of integers) and its
   dtype.
@@ -31,6 +33,7 @@ MEMORY_PARAMS = ("memory_bound", "plain_fraction")
 EXTREME_PREFIXES = ("largest", "longest", "widest")
 _SPAN = re.compile(r"`([a-z_]+) = ([^`]+)`")
 _TEST_LINE = re.compile(r"^[-*]\s+`([a-z0-9-]+)`")
+_OUTPUT_LINE = re.compile(r"^[-*]\s+(?:\*\*)?Output `([^`]+)`")
 
 
 def tolerance_of(problem: Problem) -> dict[str, Any]:
@@ -59,6 +62,15 @@ def limits_of(problem: Problem) -> dict[str, Any]:
         wanted.append("collective_timeout_s")
     known = {limit.name for limit in fields(Limits)}
     return {name: getattr(limits, name) for name in wanted if name in known}
+
+
+def comparisons_of(problem: Problem) -> dict[str, dict[str, Any]]:
+    """The outputs `[outputs]` compares by a rule of their own (exact, or atol and rtol), with that rule."""
+    if problem.kind != "stateful":
+        return {}
+    return {name: {key: entry[key] for key in ("exact", "atol", "rtol") if key in entry}
+            for name, entry in problem.declared.get("outputs", {}).items()
+            if entry.get("exact") or "atol" in entry or "rtol" in entry}
 
 
 def sizes_of(test: TestSpec) -> dict[str, Any]:
@@ -91,6 +103,17 @@ def _equal(stated: Any, wanted: Any) -> bool:
     return stated == wanted
 
 
+def _bullets(text: str) -> list[str]:
+    """The section's lines, each bullet joined with its indented continuation lines."""
+    joined: list[str] = []
+    for line in text.splitlines():
+        if joined and line.startswith((" ", "\t")) and line.strip():
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
+
+
 def disagreements(problem: Problem) -> list[str]:
     """What the statement's Limits section gets wrong or leaves out; empty when it states every number."""
     sections = statement_sections((problem.path / "statement.md").read_text())
@@ -98,9 +121,11 @@ def disagreements(problem: Problem) -> list[str]:
         return [f'the statement has no "## {SECTION}" section']
     general: dict[str, list[Any]] = {}
     per_test: dict[str, dict[str, list[Any]]] = {}
-    for line in sections[SECTION].splitlines():
-        named = _TEST_LINE.match(line.strip())
-        spans = general if not named else per_test.setdefault(named.group(1), {})
+    per_output: dict[str, dict[str, list[Any]]] = {}
+    for line in _bullets(sections[SECTION]):
+        named, output = _TEST_LINE.match(line.strip()), _OUTPUT_LINE.match(line.strip())
+        spans = (per_test.setdefault(named.group(1), {}) if named else
+                 per_output.setdefault(output.group(1), {}) if output else general)
         for name, value in _SPAN.findall(line):
             spans.setdefault(name, []).append(parse_value(value))
     found = []
@@ -120,11 +145,22 @@ def disagreements(problem: Problem) -> list[str]:
         for key, values in spans.items():
             found += [f"`{name}`: `{key} = {value}` but its params have {tests[name].params.get(key)!r}"
                       for value in values if not _equal(value, tests[name].params.get(key))]
+    compared = comparisons_of(problem)
+    for name, spans in per_output.items():
+        if name not in compared:
+            found.append(f"a line names the output `{name}`, which [outputs] compares by no rule of its own")
+            continue
+        for key, values in spans.items():
+            found += [f"output `{name}`: `{key} = {value}` but [outputs] has {compared[name].get(key)!r}"
+                      for value in values if not _equal(value, compared[name].get(key))]
+    for name, rule in compared.items():
+        found += [f"output `{name}`: missing `{key} = {value!r}`" for key, value in rule.items()
+                  if key not in per_output.get(name, {})]
     for test in stated_tests(problem):
         found += [f"`{test.name}`: missing `{key} = {value!r}`" for key, value in sizes_of(test).items()
                   if key not in per_test.get(test.name, {})]
     return found
 
 
-__all__ = ["EXTREME_PREFIXES", "MEMORY_PARAMS", "SECTION", "disagreements", "limits_of", "sizes_of",
-           "stated_tests", "tolerance_of"]
+__all__ = ["EXTREME_PREFIXES", "MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "limits_of",
+           "sizes_of", "stated_tests", "tolerance_of"]

@@ -69,3 +69,13 @@ def test_a_change_to_problem_toml_alone_fails_too(rmsnorm_copy):
 
 def test_a_statement_without_the_section_is_refused(rmsnorm_copy):
     assert _edit(rmsnorm_copy, "## Limits", "## Numbers") == ['the statement has no "## Limits" section']
+
+
+def test_an_outputs_own_rule_is_held_to_outputs_even_on_a_continued_line(tmp_path):
+    shutil.copytree(ROOT / "problems" / "int8-quantize", tmp_path / "int8-quantize")
+    statement = tmp_path / "int8-quantize" / "statement.md"
+    text = statement.read_text()
+    assert "`atol = 0.501`" in text
+    statement.write_text(text.replace("`atol = 0.501`", "`atol = 0.5`"))
+    assert disagreements(load_problem("int8-quantize", tmp_path)) == [
+        "output `round trip (in steps of the scale)`: `atol = 0.5` but [outputs] has 0.501"]
