@@ -12,8 +12,8 @@ problem.toml's and every number the section must state but does not:
   output of a stateful problem that `[outputs]` compares by a rule of its own, a bullet that starts with
   "Output" and the output's name in backticks and states `exact = true`, or its `atol` and `rtol`;
 - for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`) and each extreme test (its
-  name starts with one of `EXTREME_PREFIXES`): its sizes (every integer param, or list of integers) and its
-  dtype.
+  name starts with one of `EXTREME_PREFIXES`): its sizes (every integer param, or list of integers), its
+  dtype and its memory bound where that is a figure.
 """
 
 from __future__ import annotations
@@ -74,12 +74,15 @@ def comparisons_of(problem: Problem) -> dict[str, dict[str, Any]]:
 
 
 def sizes_of(test: TestSpec) -> dict[str, Any]:
-    """A test's params the statement must state for it: its sizes and its dtype."""
+    """A test's params the statement must state for it: its sizes, its dtype and its own memory bound."""
     def integral(value):
         if isinstance(value, list):
             return bool(value) and all(integral(item) for item in value)
         return isinstance(value, int) and not isinstance(value, bool)
-    return {name: value for name, value in test.params.items() if integral(value) or name == "dtype"}
+    def bound(name, value):  # a test's own memory bound, where it is a figure (not a switch)
+        return name in MEMORY_PARAMS and not isinstance(value, bool)
+    return {name: value for name, value in test.params.items()
+            if integral(value) or name == "dtype" or bound(name, value)}
 
 
 def stated_tests(problem: Problem) -> list[TestSpec]:
