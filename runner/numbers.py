@@ -137,6 +137,7 @@ def disagreements(problem: Problem) -> list[str]:
     for name, values in general.items():
         if name not in known:
             found.append(f"`{name} = ...` is neither a limit nor a setting of the tolerance")
+            continue
         found += [f"`{name} = {value}` but problem.toml has {wanted.get(name, getattr(problem.limits, name, None))!r}"
                   for value in values if not _equal(value, wanted.get(name, getattr(problem.limits, name, None)))]
     found += [f"missing `{name} = {value!r}`" for name, value in wanted.items() if name not in general]

@@ -79,3 +79,8 @@ def test_an_outputs_own_rule_is_held_to_outputs_even_on_a_continued_line(tmp_pat
     statement.write_text(text.replace("`atol = 0.501`", "`atol = 0.5`"))
     assert disagreements(load_problem("int8-quantize", tmp_path)) == [
         "output `round trip (in steps of the scale)`: `atol = 0.5` but [outputs] has 0.501"]
+
+
+def test_a_span_that_names_no_limit_is_named_once(rmsnorm_copy):
+    assert _edit(rmsnorm_copy, "`wall_s = 180`", "`wall_s = 180`, `walls = 3`") == [
+        "`walls = ...` is neither a limit nor a setting of the tolerance"]
