@@ -12,8 +12,8 @@ problem.toml's and every number the section must state but does not:
   output of a stateful problem that `[outputs]` compares by a rule of its own, a bullet that starts with
   "Output" and the output's name in backticks and states `exact = true`, or its `atol` and `rtol`;
 - for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`) and each extreme test (its
-  name starts with one of `EXTREME_PREFIXES`): its sizes (every integer param, or list of integers), its
-  dtype and its memory bound where that is a figure.
+  name matches `EXTREME_NAME`: `largest-…`, `longest-…`, `widest-…`, `large-…`, `huge-…` or `…overflow…`): its
+  sizes (every integer param, or list of integers), its dtype and its memory bound where that is a figure.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from .promises import statement_sections
 SECTION = "Limits"
 # The params that give a test a memory bound of its own, beside the ratio every test has.
 MEMORY_PARAMS = ("memory_bound", "plain_fraction")
-EXTREME_PREFIXES = ("largest", "longest", "widest")
+# An extreme test, by its name: the largest sizes, or the largest magnitudes (where a dtype overflows).
+EXTREME_NAME = re.compile(r"^(largest|longest|widest|large|huge)\b|overflow")
 _SPAN = re.compile(r"`([a-z_]+) = ([^`]+)`")
 _TEST_LINE = re.compile(r"^[-*]\s+`([a-z0-9-]+)`")
 _OUTPUT_LINE = re.compile(r"^[-*]\s+(?:\*\*)?Output `([^`]+)`")
@@ -89,7 +90,7 @@ def stated_tests(problem: Problem) -> list[TestSpec]:
     """The tests whose numbers the statement must state: timed, memory-bound and extreme ones."""
     return [test for test in problem.tests
             if test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
-            or test.name.startswith(EXTREME_PREFIXES)]
+            or EXTREME_NAME.search(test.name)]
 
 
 def parse_value(text: str) -> Any:
@@ -166,5 +167,5 @@ def disagreements(problem: Problem) -> list[str]:
     return found
 
 
-__all__ = ["EXTREME_PREFIXES", "MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "limits_of",
+__all__ = ["EXTREME_NAME", "MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "limits_of",
            "sizes_of", "stated_tests", "tolerance_of"]
