@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from .api import Package, Params, Table
+from .api import Package, Params, Table, Tensors
 from .truth import load_module
 
 # How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
@@ -70,10 +70,18 @@ def reproduces(got: torch.Tensor, candidate: torch.Tensor | None, truth: torch.T
     return not same(candidate, truth, allowed) and same(got64, candidate, close)
 
 
+def agree(got: Tensors, outputs: Tensors, truth: Tensors, allowed: dict[str, float], names: list[str]) -> bool:
+    """Whether a mistake's outputs are got's at each of names that both give (and allowed has): within
+    MISTAKE_TOLERANCES times allowed of it, or off the truth as got is (reproduces)."""
+    return all(outputs[n].shape == got[n].shape and (same(got[n], outputs[n], MISTAKE_TOLERANCES * allowed[n])
+                                                     or reproduces(got[n], outputs[n], truth[n], allowed[n]))
+               for n in names if n in allowed and outputs.get(n) is not None)
+
+
 def exactly(says: str) -> str:
     """The words that name a classic mistake an output reproduces."""
     return f"This is exactly what {says}."
 
 
-__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "exactly", "load_mistakes",
+__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "agree", "exactly", "load_mistakes",
            "reproduces", "same"]

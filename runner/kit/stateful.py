@@ -23,7 +23,7 @@ from runner import compare
 
 from . import checks
 from .api import ANY_NAME, Hook, KitError, Package, Params, Table, Tensors
-from .mistakes import MISTAKE_TOLERANCES, exactly, reproduces, same
+from .mistakes import MISTAKE_TOLERANCES, agree, exactly, reproduces, same
 from .truth import load_module
 from .values import SPEC_HOOKS, VALUE_TABLES, ValueChecker
 
@@ -170,13 +170,4 @@ class StatefulChecker(ValueChecker):
         return candidate.shape == got.shape and same(got, candidate, MISTAKE_TOLERANCES * allowed)
 
 
-def agree(got: Tensors, outputs: Tensors, truth: Tensors, allowed: dict[str, float], names: list[str]) -> bool:
-    """Whether a mistake's outputs are got's at each of names that both give (and allowed has): within
-    MISTAKE_TOLERANCES times allowed of it, or off the truth as got is (mistakes.reproduces)."""
-    return all(outputs[n].shape == got[n].shape and (same(got[n], outputs[n], MISTAKE_TOLERANCES * allowed[n])
-                                                     or reproduces(got[n], outputs[n], truth[n], allowed[n]))
-               for n in names if n in allowed and outputs.get(n) is not None)
-
-
-__all__ = ["CALL_OF", "JUDGED", "STATEFUL_HOOKS", "STATEFUL_TABLES", "Comparison", "StatefulChecker", "agree",
-           "comparisons"]
+__all__ = ["CALL_OF", "JUDGED", "STATEFUL_HOOKS", "STATEFUL_TABLES", "Comparison", "StatefulChecker", "comparisons"]

@@ -17,7 +17,7 @@ import torch
 
 from . import api, checks, memo
 from .api import Hook, Package, Params, Table, Tensors
-from .mistakes import MISTAKES_TABLE, exactly, load_mistakes, reproduces
+from .mistakes import MISTAKES_TABLE, agree, exactly, load_mistakes, reproduces
 from .truth import load_module, run_in_float64
 
 SPEC_HOOKS = (api.INPUTS, api.TRUTH, api.DESCRIBE, api.MISTAKES, api.DIAGNOSE, api.CHECK, api.MEMORY_LIMIT)
@@ -102,12 +102,16 @@ class ValueChecker(api.CheckerBase):
 
     def named_mistake(self, name: str, params: Params, inputs: Tensors, got: Tensors, expected: Tensors,
                       truth: Tensors) -> str:
-        """The words naming the first classic mistake whose output `name` got reproduces, or ""."""
+        """The words naming the first classic mistake whose output `name` got reproduces and whose every other
+        output of the call got gives too (where got is right, so must the mistake be), or ""."""
         if got.get(name) is None:
             return ""
-        allowed = self.allowed(got[name], expected[name], truth[name], inputs)
+        others = [n for n in expected if n != name and got.get(n) is not None and n in truth
+                  and got[n].shape == truth[n].shape]
+        allowed = {n: self.allowed(got[n], expected[n], truth[n], inputs) for n in [name, *others]}
         for says, outputs in self.candidates(params, inputs):
-            if reproduces(got[name], outputs.get(name), truth[name], allowed):
+            if reproduces(got[name], outputs.get(name), truth[name], allowed[name]) and \
+                    agree(got, outputs, truth, allowed, others):
                 return exactly(says)
         return ""
 

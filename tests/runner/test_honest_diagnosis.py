@@ -1,0 +1,96 @@
+"""A failure names a classic mistake only when the submission makes it (runner/kit/mistakes.py, `reproduces`).
+
+Each problem's reference, with a bug of its own injected into its first floating output (scaled by 1.01, or
+one element's sign flipped; a boolean output gets one element flipped), must fail, and no message may say it
+is exactly one of the problem's `[[mistakes]]`: none of them is either bug. Judged for real, in the sandbox.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from runner import load_problem
+from runner.kit.mistakes import exactly
+
+from .conftest import ROOT, judge_for_tests, requires_bubblewrap
+
+EPS_OUTSIDE = "adding eps outside the square root gives"
+
+# The problems with `[[mistakes]]` whose entry point the kit calls directly (a function, or a module's forward).
+CALLED = ["causal-mask", "conv2d-im2col", "cross-entropy", "flash-attention", "layernorm-backward",
+          "lora-linear", "mhsa", "moe-router", "rmsnorm", "rope", "swiglu"]
+BUGS = {
+    "scaled": "out * 1.01",
+    "one-sign": "out * torch.where(torch.arange(out.numel()).reshape(out.shape) == out.detach().abs().argmax(), "
+                "-1.0, 1.0).to(out.dtype)",
+}
+# Appended to the reference: its entry point's first floating output (or first boolean one) gets the bug.
+INJECTED = '''
+
+import torch as _torch_for_the_bug
+
+
+def _with_the_bug(result):
+    torch = _torch_for_the_bug
+    outputs = list(result) if isinstance(result, tuple) else [result]
+    for index, out in enumerate(outputs):
+        if out.dtype == torch.bool:
+            flipped = out.clone()
+            flipped.view(-1)[0] = ~flipped.view(-1)[0]
+            outputs[index] = flipped
+            break
+        if out.is_floating_point() and out.numel():
+            outputs[index] = {bug}
+            break
+    return tuple(outputs) if isinstance(result, tuple) else outputs[0]
+
+
+'''
+
+
+def with_bug(slug: str, bug: str) -> str:
+    problem = load_problem(slug, ROOT / "problems")
+    call = problem.interface["call"]
+    source = (problem.path / "reference.py").read_text() + INJECTED.replace("{bug}", BUGS[bug])
+    if problem.kind == "module":
+        return source + (f"_correct_forward = {call}.forward\n\n\n"
+                         f"def _forward_with_the_bug(self, *args, **kwargs):\n"
+                         f"    return _with_the_bug(_correct_forward(self, *args, **kwargs))\n\n\n"
+                         f"{call}.forward = _forward_with_the_bug\n")
+    return source + (f"_correct_call = {call}\n\n\n"
+                     f"def {call}(*args, **kwargs):\n"
+                     f"    return _with_the_bug(_correct_call(*args, **kwargs))\n")
+
+
+@requires_bubblewrap
+@pytest.mark.parametrize("bug", sorted(BUGS))
+@pytest.mark.parametrize("slug", CALLED)
+def test_a_correct_solution_with_another_bug_is_never_called_a_classic_mistake(slug, bug):
+    problem = load_problem(slug, ROOT / "problems")
+    verdict = judge_for_tests(problem, with_bug(slug, bug), tests="all", stop_at_first_failure=True)
+    failed = [test for test in verdict.tests if test.status != "passed"]
+    assert verdict.verdict != "accepted" and failed, f"the {bug} bug went unnoticed"
+    named = [(test.name, mistake["says"]) for test in failed for mistake in problem.mistakes
+             if exactly(mistake["says"]) in test.message]
+    assert named == [], [test.message for test in failed]
+
+
+def _in_float32(outputs):
+    return {name: value.to(torch.float32) if value.is_floating_point() else value for name, value in outputs.items()}
+
+
+def test_a_mistake_is_named_only_when_every_output_of_the_call_is_the_mistakes():
+    """rmsnorm's eps-outside-the-root mistake changes y and x.grad: a y that is the mistake's beside an x.grad
+    that is right is some other bug, not that mistake."""
+    checker = load_problem("rmsnorm", ROOT / "problems").checker
+    params = {"shape": [6, 64], "dtype": "float32", "scale": 1e-3}
+    inputs = checker.inputs(params, torch.Generator().manual_seed(0))
+    truth = checker.truth(params, inputs)
+    mistake = next(outputs for says, outputs in checker.candidates(params, inputs) if says.startswith(EPS_OUTSIDE))
+    expected = _in_float32(truth)
+    whole_mistake = _in_float32(mistake)
+    assert checker.named_mistake("y", params, inputs, whole_mistake, expected, truth).startswith(
+        exactly(EPS_OUTSIDE)[:-1])
+    only_y = {**expected, "y": whole_mistake["y"]}
+    assert checker.named_mistake("y", params, inputs, only_y, expected, truth) == ""
