@@ -177,6 +177,12 @@ CACHES = {
 # Unset: the judge engine's own default under the home directory. Every judge on a host must share it, since
 # it holds the locks that hand out the sandbox uids.
 JUDGE_STATE_DIR = env_str("JUDGE_STATE_DIR") or None
+# The hidden tests' seed key, as hex, in the variable or in a file (a mounted secret): the same for every worker
+# of a deployment, so a stored seed index means the same hidden inputs on every host. Unset, the judge creates
+# one under JUDGE_STATE_DIR, which serves one machine only: a production worker refuses to start without it
+# (interview/judge/engine.py, seed_key).
+JUDGE_SEED_KEY = env_str("JUDGE_SEED_KEY") or None
+JUDGE_SEED_KEY_FILE = env_str("JUDGE_SEED_KEY_FILE") or None
 JUDGE_SANDBOX_UID_BASE = env_int("JUDGE_SANDBOX_UID_BASE", 60000)
 # A delegated cgroup v2 directory: each sandbox then runs in a group of its own under it (docs/operating.md).
 JUDGE_CGROUP_ROOT = env_str("JUDGE_CGROUP_ROOT") or None

@@ -2,10 +2,11 @@
 
 Hidden inputs come from one of SEEDS_PER_VERSION seeds per problem version, one drawn per judgement (or
 given, so a re-judge sees the same inputs), each an HMAC of the version under a server-side key that lives
-outside the repository (created on first use in the state directory, or passed in by the caller). A fixed
-set rather than one seed per run, so reference results can be cached; enough of them that a submission
-judged a few times has not met every hidden input; a key outside git, so reading the repository does not
-reveal the hidden inputs.
+outside the repository: passed in by the caller, who reads it from configuration that every judge of a
+deployment shares, or else created on first use in the state directory, which serves the judges of one
+machine only. A fixed set rather than one seed per run, so reference results can be cached; enough of them
+that a submission judged a few times has not met every hidden input; a key outside git, so reading the
+repository does not reveal the hidden inputs.
 """
 
 from __future__ import annotations
@@ -44,6 +45,18 @@ def load_key(state_dir: Path) -> bytes:
     key = path.read_bytes()
     if len(key) < KEY_BYTES:
         raise ValueError(f"{path} is shorter than {KEY_BYTES} bytes")
+    return key
+
+
+def key_from_hex(text: str) -> bytes:
+    """A key written as hex (`openssl rand -hex 32`), as configuration holds one; ValueError if it is not hex or
+    is shorter than KEY_BYTES."""
+    try:
+        key = bytes.fromhex(text.strip())
+    except ValueError:
+        raise ValueError("the seed key is not hex (make one with `openssl rand -hex 32`)") from None
+    if len(key) < KEY_BYTES:
+        raise ValueError(f"the seed key is {len(key)} bytes, fewer than {KEY_BYTES} ({2 * KEY_BYTES} hex digits)")
     return key
 
 

@@ -19,12 +19,14 @@ fi
 
 # System packages: bubblewrap isolates judged code; Chromium drives the browser tests, and npm installs the
 # axe-core they check accessibility with; the end-to-end tests start Redis servers of their own, to stop and
-# restart them; docker-compose validates docker-compose.yml.
+# restart them; docker-compose validates docker-compose.yml; iproute2 and socat give the two-host test its
+# network namespaces and the way from them to the services.
 system_packages=(bubblewrap)
-[ "$purpose" = test ] && system_packages+=(chromium chromium-driver nodejs npm redis-server docker-compose)
+[ "$purpose" = test ] && system_packages+=(chromium chromium-driver nodejs npm redis-server docker-compose iproute2 socat)
 declare -A provides=([bubblewrap]=/usr/bin/bwrap [chromium]=/usr/bin/chromium [chromium-driver]=/usr/bin/chromedriver
                      [nodejs]=/usr/bin/node [npm]=/usr/bin/npm
-                     [redis-server]=/usr/bin/redis-server [docker-compose]=/usr/bin/docker-compose)
+                     [redis-server]=/usr/bin/redis-server [docker-compose]=/usr/bin/docker-compose
+                     [iproute2]=/usr/sbin/ip [socat]=/usr/bin/socat)
 # Its recommendations would bring the Docker daemon along, which only reading the file does not need.
 declare -A without_recommends=([docker-compose]=1)
 

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -135,7 +136,10 @@ class Worker:
     GRACE_SECONDS = 3
 
     def __init__(self, *, name: str, log: Path, content: Path, broker_url: str, queue_dir: Path | None = None,
-                 queues: str = "cpu", concurrency: int = 1):
+                 queues: str = "cpu", concurrency: int = 1, settings: dict[str, str] | None = None,
+                 launcher: Sequence[str] = ()):
+        """settings: environment variables of its own, over the test's (a database URL among them); launcher: a
+        command line that runs the worker's in place of itself (exec), so that the process is the worker."""
         self.name, self.log_path = name, log
         environment = {key: value for key, value in os.environ.items()
                        if not key.startswith(("DJANGO_", "JUDGE_", "CELERY_")) and key != "REDIS_URL"}
@@ -149,8 +153,8 @@ class Worker:
             environment["REDIS_URL"] = broker_url
         else:
             environment["CELERY_QUEUE_DIR"] = str(queue_dir)
-        self.environment = environment
-        self.command = [sys.executable, "-m", "celery", "-A", "interview", "worker", "--queues", queues,
+        self.environment = environment | (settings or {})
+        self.command = [*launcher, sys.executable, "-m", "celery", "-A", "interview", "worker", "--queues", queues,
                         "--concurrency", str(concurrency), "--hostname", name, "--without-mingle",
                         "--without-gossip", "--loglevel", "INFO"]
         self.process: subprocess.Popen | None = None

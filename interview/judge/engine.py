@@ -15,6 +15,8 @@ from pathlib import Path
 import runner
 import torch
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from runner import seeds
 from runner.pool import WarmPool
 from runner.sandbox import procs
 from runner.verdict import ACCEPTED, INTERNAL_ERROR, PASSED, SKIPPED
@@ -135,6 +137,30 @@ def sandbox_options() -> runner.SandboxOptions:
     return runner.SandboxOptions(require=settings.PRODUCTION, uid_base=settings.JUDGE_SANDBOX_UID_BASE, **extra)
 
 
+def seed_key() -> bytes | None:
+    """The hidden tests' seed key from JUDGE_SEED_KEY or JUDGE_SEED_KEY_FILE, which every worker of a deployment
+    shares, so that a seed index means the same hidden inputs on every host. None where neither is set: the judge
+    then keeps a key of its own under JUDGE_STATE_DIR, which serves one machine only and so is refused in
+    production. ImproperlyConfigured when the key is missing there, unreadable, or not a key."""
+    given, path = settings.JUDGE_SEED_KEY, settings.JUDGE_SEED_KEY_FILE
+    if given and path:
+        raise ImproperlyConfigured("set JUDGE_SEED_KEY or JUDGE_SEED_KEY_FILE, not both")
+    if path:
+        try:
+            given = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ImproperlyConfigured(f"JUDGE_SEED_KEY_FILE={path}: cannot read it ({error})") from None
+    if given:
+        try:
+            return seeds.key_from_hex(given)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{'JUDGE_SEED_KEY_FILE' if path else 'JUDGE_SEED_KEY'}: {error}") from None
+    if settings.PRODUCTION:
+        raise ImproperlyConfigured("JUDGE_SEED_KEY or JUDGE_SEED_KEY_FILE must be set for a judge worker when "
+                                   "DJANGO_ENV=production: every worker of a deployment needs the same key")
+    return None
+
+
 def pool_start(*, device: str, gpu_index: int = 0) -> WarmPool | None:
     """Start this process's warm pool of JUDGE_POOL_SIZE sandboxes for device (none when the size is 0)."""
     global _pool
@@ -173,7 +199,7 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
 
     pooled = {"start_harness": _pool.start_harness, "lanes": lanes(_pool)} if _pool is not None else {}
     options = runner.JudgeOptions(device=device, tests=suite, sandbox=sandbox_options(), gpu_index=gpu_index,
-                                  seed_index=seed_index, **pooled)
+                                  seed_index=seed_index, secret_key=seed_key(), **pooled)
     try:
         problem = runner.load_problem(slug, settings.CONTENT_DIR)
         verdict = runner.judge(problem, source, options, on_event=forward)

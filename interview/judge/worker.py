@@ -1,6 +1,8 @@
 """A judge worker's life, driven by Celery's signals, connected here (the worker loads this module through
 the settings' CELERY_IMPORTS, before its first signal fires).
 
+- A worker without the deployment's seed key where one is required (production) refuses its queues at once:
+  a key of its own would give its judgements other hidden inputs than every other host's.
 - Before it consumes anything, the worker judges every reference solution it could be asked to judge, on
   its own device (each GPU, for a GPU worker), and refuses its queues (exits non-zero) if one fails: a
   broken sandbox or driver must not turn every submission into an error. The check runs in a child
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 
 from celery import signals
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
@@ -34,6 +37,7 @@ from interview.services.workers import worker_heartbeat, worker_heartbeats_forge
 logger = logging.getLogger(__name__)
 
 EXIT_SELF_CHECK_FAILED = 3
+EXIT_MISCONFIGURED = 4
 SELF_CHECK_TIMEOUT_S = 15 * 60
 # The embedded queue keeps each delivered message this long, for whoever investigates a lost submission.
 PROCESSED_MESSAGES_KEPT_S = 60 * 60
@@ -67,13 +71,13 @@ def on_init(sender, **kwargs) -> None:
     _identity = {"queues": consumed, "pid": os.getpid(), "concurrency": worker.concurrency,
                  "judge_version": engine.judge_version()}
     worker_heartbeat(name=name, state=WorkerState.CHECKING, detail="", started_at=timezone.now(), **_identity)
+    try:
+        engine.seed_key()
+    except ImproperlyConfigured as error:
+        refuse(name, consumed, headline="MISCONFIGURED", detail=str(error), exit_code=EXIT_MISCONFIGURED)
     report = self_check(consumed, gpus=worker.concurrency)
     if report.failed:
-        worker_heartbeat(name=name, state=WorkerState.REFUSED, detail=report.text)
-        connections.close_all()
-        logger.critical("SELF-CHECK FAILED: %s refuses its queues (%s) and exits.\n%s", name, ", ".join(consumed),
-                        report.text)
-        raise SystemExit(EXIT_SELF_CHECK_FAILED)
+        refuse(name, consumed, headline="SELF-CHECK FAILED", detail=report.text, exit_code=EXIT_SELF_CHECK_FAILED)
     engine.DEVICE_NAMES.update(report.device_names)
     _identity.update(torch_version=report.torch_version, detail=report.text,
                      device_name=", ".join(sorted(set(report.device_names.values()))))
@@ -81,6 +85,14 @@ def on_init(sender, **kwargs) -> None:
     logger.info("Self-check passed on %s:\n%s", name, report.text)
     # The pool forks next; a connection opened here must not be shared with the children.
     connections.close_all()
+
+
+def refuse(name: str, consumed: list[str], *, headline: str, detail: str, exit_code: int) -> None:
+    """Record that this worker refuses its queues, and why, then exit before it consumes anything."""
+    worker_heartbeat(name=name, state=WorkerState.REFUSED, detail=detail)
+    connections.close_all()
+    logger.critical("%s: %s refuses its queues (%s) and exits.\n%s", headline, name, ", ".join(consumed), detail)
+    raise SystemExit(exit_code)
 
 
 def self_check(consumed: list[str], *, gpus: int) -> SelfCheck:

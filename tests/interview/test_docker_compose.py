@@ -96,7 +96,7 @@ def test_the_database_the_broker_and_the_judges_state_outlive_their_containers()
     assert named_volume_at("db", pgdata), "the database is lost with its container"
     redis = SERVICES["redis"]["command"]
     assert option(redis, "--appendonly") == "yes" and named_volume_at("redis", "/data"), "queued messages are lost"
-    # One volume for all workers: the hidden tests' seed key, and the sandbox slots' locks, are shared.
+    # One volume for all workers of the host: the sandbox slots' locks are shared.
     states = {named_volume_at(name, SERVICES[name]["environment"]["JUDGE_STATE_DIR"]) for name in WORKERS}
     assert len(states) == 1 and None not in states
 
@@ -110,6 +110,16 @@ def test_secrets_come_from_the_operators_environment_and_production_has_no_defau
         assert url(name, "DATABASE_URL").password.startswith("${"), name
         # ${VAR:?message}: Compose refuses to start without it, rather than run with a known key.
         assert SERVICES[name]["environment"]["DJANGO_SECRET_KEY"].startswith("${DJANGO_SECRET_KEY:?"), name
+
+
+def test_every_worker_takes_the_deployments_seed_key_and_the_web_app_never_sees_it():
+    for name in APP_SERVICES:
+        environment = SERVICES[name]["environment"]
+        if name in WORKERS:
+            # From the operator, the same on every host: a key generated per host would change the hidden inputs.
+            assert environment["JUDGE_SEED_KEY"].startswith("${JUDGE_SEED_KEY:?"), name
+        else:
+            assert not any(variable.startswith("JUDGE_SEED_KEY") for variable in environment), name
 
 
 def test_the_workers_consume_every_queue_the_app_routes_to_and_no_other():
@@ -177,7 +187,7 @@ def test_the_image_pins_the_pytorch_the_local_setup_pins_and_runs_as_a_user_with
 
 @pytest.mark.skipif(not shutil.which("docker-compose"), reason="Debian's docker-compose is not installed")
 def test_docker_compose_accepts_the_file():
-    environment = {**os.environ, "DJANGO_SECRET_KEY": "only-for-validation"}
+    environment = {**os.environ, "DJANGO_SECRET_KEY": "only-for-validation", "JUDGE_SEED_KEY": "00" * 32}
     for profile in ([], ["--profile", "workers"]):
         result = subprocess.run(
             ["docker-compose", *profile, "config", "--quiet"],
@@ -190,10 +200,13 @@ def test_docker_compose_accepts_the_file():
 
 
 @pytest.mark.skipif(not shutil.which("docker-compose"), reason="Debian's docker-compose is not installed")
-def test_docker_compose_refuses_to_start_without_a_secret_key():
-    environment = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+@pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "JUDGE_SEED_KEY"])
+def test_docker_compose_refuses_to_start_without_a_secret_key(missing):
+    given = {"DJANGO_SECRET_KEY": "only-for-validation", "JUDGE_SEED_KEY": "00" * 32}
+    environment = {k: v for k, v in os.environ.items() if k not in given} | given
+    del environment[missing]
     result = subprocess.run(
         ["docker-compose", "config", "--quiet"], cwd=ROOT, env=environment, capture_output=True, text=True
     )
     assert result.returncode != 0
-    assert "set DJANGO_SECRET_KEY" in result.stderr
+    assert f"set {missing}" in result.stderr
