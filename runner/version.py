@@ -21,10 +21,10 @@ RUNNER_DIR = Path(__file__).resolve().parent
 # - check.py: `runner check`, which judges a package's solutions and compares what comes back with what
 #   each one declares;
 # - promises.py: the map from a statement's sentences to its tests, read by the test suite only;
-# - numbers.py: the numbers a statement's Limits section states, held to problem.toml by the test suite only;
+# - stated_numbers.py: the numbers a statement's Limits section states, held to problem.toml by the test suite only;
 # - version.py: this hash itself; a change to what it covers changes the hash anyway.
 # A data file the judge reads (other than .py) would have to be added to what is hashed.
-NEUTRAL = frozenset({"__main__.py", "cli.py", "check.py", "promises.py", "numbers.py", "version.py"})
+NEUTRAL = frozenset({"__main__.py", "cli.py", "check.py", "promises.py", "stated_numbers.py", "version.py"})
 
 
 def judged_files(root: Path) -> list[Path]:

@@ -5,6 +5,7 @@ closed by a lazy import is still a circle.
 """
 
 import ast
+import sys
 from pathlib import Path
 
 import grimp
@@ -167,3 +168,11 @@ def test_no_class_of_the_judge_or_the_kit_is_over_the_size_a_reader_holds_in_min
     sizes = {f"{path.name}:{node.name}": node.end_lineno - node.lineno + 1 for path in paths if path.exists()
              for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ClassDef)}
     assert {name: size for name, size in sizes.items() if size > MAX_CLASS_LINES} == {}
+
+
+def test_no_module_of_the_runner_shadows_the_standard_library():
+    """A plain-process sandbox runs with runner/ on its path: a runner/numbers.py there was imported in place of
+    the standard library's numbers (torch imports it), and every judge without bubblewrap failed to start."""
+    runner = Path(__file__).resolve().parent.parent / "runner"
+    shadowing = sorted(path.stem for path in runner.glob("*.py") if path.stem in sys.stdlib_module_names)
+    assert shadowing == []

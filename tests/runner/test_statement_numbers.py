@@ -1,4 +1,4 @@
-"""Every statement states the judge's numbers, and they are problem.toml's (runner/numbers.py)."""
+"""Every statement states the judge's numbers, and they are problem.toml's (runner/stated_numbers.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from runner import list_problems, load_problem
-from runner.numbers import disagreements
+from runner.stated_numbers import disagreements
 
 from .conftest import ROOT
 
