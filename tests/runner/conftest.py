@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,21 @@ def bubblewrap_works() -> bool:
 IN_CI = os.environ.get("CI", "").lower() == "true"
 requires_bubblewrap = pytest.mark.skipif(not IN_CI and not bubblewrap_works(),
                                          reason="bubblewrap does not work here (under CI=true this fails instead)")
+
+
+def forks_from_a_zygote() -> bool:
+    """Whether this checkout's sandboxes fork from a zygote: as root, with the interpreter outside /tmp and
+    /dev/shm, which each forked child mounts afresh (runner/sandbox/bwrap.py, under_private_mounts); a checkout
+    under /tmp starts every sandbox cold."""
+    from runner.sandbox import bwrap
+
+    private = bwrap.under_private_mounts(bwrap.Layout(python=sys.executable, harness_dir="",
+                                                      ro_paths=bwrap.interpreter_paths()))
+    return os.geteuid() == 0 and not private
+
+
+requires_a_zygote = pytest.mark.skipif(not forks_from_a_zygote(),
+                                       reason="sandboxes fork from a zygote only as root, from a checkout outside /tmp")
 
 
 def judge_for_tests(problem: Problem | str, source: bytes | str, *, on_event=None, **options):

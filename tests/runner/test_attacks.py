@@ -18,7 +18,8 @@ from runner import SandboxOptions, load_problem
 from runner.sandbox import procs, zygote
 from runner.sandbox.process import wait_released
 
-from .conftest import ATTACKS, header_field, judge_for_tests, read_expectation, requires_bubblewrap, sandbox_uid
+from .conftest import (ATTACKS, header_field, judge_for_tests, read_expectation, requires_a_zygote,
+                       requires_bubblewrap, sandbox_uid)
 
 # The first test's setup judges every attack, one after another (the module's fixture): minutes, not the
 # suite's five-minute bound for one test.
@@ -104,7 +105,7 @@ def test_attack_gets_its_declared_verdict_and_leaves_nothing_behind(path, outcom
     assert not [c for c in CANARIES if c.exists()], "a file appeared outside the sandbox"
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="sandboxes fork from a zygote only as root")
+@requires_a_zygote
 def test_every_attack_ran_forked_from_one_zygote_that_outlived_them_all(outcomes):
     """An attack that broke the zygote would leave the ones after it to cold starts, and their verdicts would not
     show it."""

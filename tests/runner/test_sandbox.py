@@ -11,7 +11,7 @@ import pytest
 from runner import JudgeError, SandboxOptions
 from runner.sandbox import bwrap
 
-from .conftest import judge_for_tests, requires_bubblewrap
+from .conftest import forks_from_a_zygote, judge_for_tests, requires_bubblewrap
 
 pytestmark = [pytest.mark.sandbox, requires_bubblewrap]
 
@@ -137,7 +137,7 @@ def test_the_harness_starts_in_a_private_tmp_and_dies_with_its_parent(inside, re
     assert report["cwd"] == "/tmp" and report["shm_files"] == []
     assert "probe-write" in report["tmp_files"]
     assert report["ppid"] == 2 and report["pdeathsig"] == 9
-    forked = request.node.callspec.params["inside"] == "forked" and os.geteuid() == 0
+    forked = request.node.callspec.params["inside"] == "forked" and forks_from_a_zygote()
     assert ("forked from a zygote" in verdict.sandbox) == forked, verdict.sandbox
 
 

@@ -16,10 +16,10 @@ from runner.client import Harness
 from runner.sandbox import zygote
 from runner.sandbox.process import wait_released
 
-from .conftest import judge_for_tests, requires_bubblewrap, sandbox_uid
+from .conftest import judge_for_tests, requires_a_zygote, requires_bubblewrap, sandbox_uid
 
 pytestmark = [pytest.mark.sandbox, requires_bubblewrap,
-              pytest.mark.skipif(os.geteuid() != 0, reason="sandboxes fork from a zygote only as root")]
+              requires_a_zygote]
 
 # Uids of their own, as test_pool's: a neighbour's sandbox would otherwise take a uid handed back here.
 OPTIONS = SandboxOptions(mode="bubblewrap", require=True, uid_base=63000)
