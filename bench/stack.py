@@ -171,6 +171,8 @@ class Stack:
         self.environment = {
             **inherited, "DJANGO_SETTINGS_MODULE": settings, "DJANGO_ENV": "production",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_SECURE_COOKIES": "0",
+            # A production worker refuses its queues without the deployment's seed key: one per stack.
+            "JUDGE_SEED_KEY": secrets.token_hex(32),
             "DJANGO_LOG_LEVEL": "WARNING", "DATABASE_URL": database.url, "PYTHONPATH": str(ROOT),
             "CELERY_QUEUE_DIR": str(log_dir / "queue"), **environment,
         }
