@@ -86,6 +86,12 @@ class Host:
         self.host_address = f"10.231.{base // 256}.{base % 256 + 2}"
         self.relays: list[subprocess.Popen] = []
         self.ports = ports
+        # The one thing two machines never share that these hosts would: the uids their sandboxes run as, with
+        # the kernel's per-uid counts (the sandbox's process limit) and a slot's kill of all its uid owns. A
+        # host's slot locks are its own, so its uids must be too: a range no other test judges with (60000 the
+        # default, 61000 the attacks, 62000 the pool, 63000 and 63500 the zygote), or a host would take a
+        # neighbouring test's sandbox for one its own dead worker left behind, and kill it.
+        self.uid_base = 64000 + 100 * index
 
     def __enter__(self) -> Host:
         inside = ["ip", "netns", "exec", self.namespace]
@@ -135,7 +141,7 @@ class Host:
             broker_url=self.url(redis_url), launcher=self.launcher(),
             # Two warm sandboxes: every judge in one lane, so its stdout is one process's.
             settings={"DATABASE_URL": self.url(shared_database_url()), "JUDGE_STATE_DIR": str(self.state_dir),
-                      "JUDGE_POOL_SIZE": "2", **settings},
+                      "JUDGE_SANDBOX_UID_BASE": str(self.uid_base), "JUDGE_POOL_SIZE": "2", **settings},
         )
 
 
@@ -186,9 +192,7 @@ def test_two_hosts_with_one_seed_key_judge_alike_and_one_killed_mid_judge_loses_
     web_publishes_to(redis_url)
     alpha_host, beta_host = hosts
     alpha = start_on(alpha_host, JUDGE_SEED_KEY=SEED_KEY)
-    # The one thing two machines never share that these two hosts would: the kernel's per-uid counts (the
-    # sandbox's process limit), were their sandboxes to run as the same uids.
-    beta = start_on(beta_host, JUDGE_SEED_KEY=SEED_KEY, JUDGE_SANDBOX_UID_BASE="61000")
+    beta = start_on(beta_host, JUDGE_SEED_KEY=SEED_KEY)
     for worker in (alpha, beta):
         worker.wait_ready(timeout=300)
         # The process started is the worker itself (every launcher step execs), with the host's name.
