@@ -35,7 +35,8 @@ def test_on_a_phone_a_new_token_sits_beside_its_copy_button_and_the_table_scroll
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     table_box.focus()
     page.keyboard.press("ArrowRight")
-    assert table_box.evaluate("box => box.scrollLeft") > 0
+    # A key scrolls smoothly, over a few frames: the box has moved once any of them has.
+    page.wait_for_function("box => box.scrollLeft > 0", arg=table_box.element_handle(), timeout=5000)
     # The page after the POST is a GET: a reload shows no token and makes no second one.
     page.reload()
     expect(page.locator("[data-new-token]")).to_have_count(0)
