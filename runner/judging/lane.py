@@ -9,6 +9,7 @@ import torch
 
 from .. import hidden
 from ..client import Harness
+from ..kit.mistakes import diagnosed_once
 from ..problems import Limits, Problem, TestSpec
 from ..sandbox import Ended, SandboxUnavailable
 from ..sandbox.process import DEADLINE, MEMORY
@@ -54,7 +55,8 @@ class LaneRun:
     def run(self, source: bytes) -> None:
         """Judge the lane's tests; SandboxUnavailable if its process cannot be started."""
         try:
-            self._judge(source)
+            with diagnosed_once():
+                self._judge(source)
         except SandboxUnavailable:
             raise
         except Exception as error:  # noqa: BLE001 - a bug of the judge must still end in a verdict

@@ -8,9 +8,11 @@ one rule for every kind (`reproduces`).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
 
 import torch
 
@@ -78,10 +80,66 @@ def agree(got: Tensors, outputs: Tensors, truth: Tensors, allowed: dict[str, flo
                for n in names if n in allowed and outputs.get(n) is not None)
 
 
+# How many searches of every classic mistake may name none before diagnosed_once() stops searching.
+SEARCHES_IN_VAIN = 2
+
+
+@dataclass
+class _Diagnoses:
+    named: set[str] = field(default_factory=set)
+    in_vain: int = 0
+
+
+_DIAGNOSES: ContextVar[_Diagnoses | None] = ContextVar("diagnoses", default=None)
+
+
+@contextmanager
+def diagnosed_once() -> Iterator[None]:
+    """Within (one run over a judgement's tests): once a test has named a classic mistake, a later test looks
+    for the mistakes named already and no other; after SEARCHES_IN_VAIN searches that named none, none is
+    looked for. A later test then names no mistake rather than search again: test after test, the search was
+    most of a wrong submission's judging time. Verdicts and every test's status are the same either way."""
+    token = _DIAGNOSES.set(_Diagnoses())
+    try:
+        yield
+    finally:
+        _DIAGNOSES.reset(token)
+
+
+def searching() -> bool:
+    """Whether any mistake is still looked for."""
+    diagnoses = _DIAGNOSES.get()
+    return diagnoses is None or bool(diagnoses.named) or diagnoses.in_vain < SEARCHES_IN_VAIN
+
+
+def looked_for(says: str) -> bool:
+    """Whether the mistake these words name is still looked for (outside diagnosed_once(), every one)."""
+    diagnoses = _DIAGNOSES.get()
+    if diagnoses is not None and diagnoses.named:
+        return says in diagnoses.named
+    return searching()
+
+
+def searched_in_vain() -> None:
+    """Note a search that went through every mistake looked for and named none."""
+    diagnoses = _DIAGNOSES.get()
+    if diagnoses is not None:
+        diagnoses.in_vain += 1
+
+
+def remembered(says: str) -> str:
+    """says, noted as a mistake named."""
+    diagnoses = _DIAGNOSES.get()
+    if diagnoses is not None:
+        diagnoses.named.add(says)
+    return says
+
+
 def exactly(says: str) -> str:
     """The words that name a classic mistake an output reproduces."""
     return f"This is exactly what {says}."
 
 
-__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "agree", "exactly", "load_mistakes",
-           "reproduces", "same"]
+__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "agree", "diagnosed_once", "exactly",
+           "load_mistakes", "looked_for", "remembered", "reproduces", "same", "searched_in_vain",
+           "searching"]

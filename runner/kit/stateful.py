@@ -23,7 +23,7 @@ from runner import compare
 
 from . import checks
 from .api import ANY_NAME, Hook, KitError, Package, Params, Table, Tensors
-from .mistakes import MISTAKE_TOLERANCES, agree, exactly, reproduces, same
+from .mistakes import MISTAKE_TOLERANCES, agree, exactly, remembered, reproduces, same
 from .truth import load_module
 from .values import SPEC_HOOKS, VALUE_TABLES, ValueChecker
 
@@ -157,9 +157,9 @@ class StatefulChecker(ValueChecker):
                     not agree(got, outputs, truth, allowed, judged[:at]):
                 continue
             if agree(got, outputs, truth, allowed, judged[at + 1:]):
-                return exactly(says)
+                return exactly(remembered(says))
             first = first or says
-        return exactly(first) if first else ""
+        return exactly(remembered(first)) if first else ""
 
     @staticmethod
     def reproduced(got: torch.Tensor, candidate: torch.Tensor | None, truth: torch.Tensor, allowed: float) -> bool:

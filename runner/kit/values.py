@@ -17,7 +17,8 @@ import torch
 
 from . import api, checks, memo
 from .api import Hook, Package, Params, Table, Tensors
-from .mistakes import MISTAKES_TABLE, agree, exactly, load_mistakes, reproduces
+from .mistakes import (MISTAKES_TABLE, agree, exactly, load_mistakes, looked_for, remembered, reproduces,
+                       searched_in_vain, searching)
 from .truth import load_module, run_in_float64
 
 SPEC_HOOKS = (api.INPUTS, api.TRUTH, api.DESCRIBE, api.MISTAKES, api.DIAGNOSE, api.CHECK, api.MEMORY_LIMIT)
@@ -80,9 +81,12 @@ class ValueChecker(api.CheckerBase):
 
     def candidates(self, params: Params, inputs: Tensors) -> Iterator[tuple[str, Tensors]]:
         """(what the mistake is, its float64 outputs) for each classic mistake that applies to the test: the
-        `[[mistakes]]` in order, then those spec.mistakes(params, inputs) computes."""
+        `[[mistakes]]` in order, then those spec.mistakes(params, inputs) computes; only those still looked for
+        (mistakes.diagnosed_once)."""
+        if not searching():
+            return
         for mistake in self.mistakes:
-            if not mistake.applies(params):
+            if not mistake.applies(params) or not looked_for(mistake.says):
                 continue
             if mistake.solution is None:
                 yield mistake.says, getattr(self.spec, mistake.spec)(params, inputs, **mistake.keywords)
@@ -92,7 +96,9 @@ class ValueChecker(api.CheckerBase):
             except Exception:  # noqa: BLE001 - a mistake that cannot run on these inputs is not this one
                 continue
         if "mistakes" in self.own:
-            yield from self.own["mistakes"](params, inputs)
+            yield from ((says, outputs) for says, outputs in self.own["mistakes"](params, inputs) if looked_for(says))
+        # Reached only where the caller took none of them (it stops at the first that is got's output).
+        searched_in_vain()
 
     def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors) -> float:
         """The tolerance an output of got's dtype is judged within (0 for integer and bool outputs)."""
@@ -112,7 +118,7 @@ class ValueChecker(api.CheckerBase):
         for says, outputs in self.candidates(params, inputs):
             if reproduces(got[name], outputs.get(name), truth[name], allowed[name]) and \
                     agree(got, outputs, truth, allowed, others):
-                return exactly(says)
+                return exactly(remembered(says))
         return ""
 
     def diagnosis(self, name: str, params: Params, inputs: Tensors, outputs: Tensors, expected: Tensors,

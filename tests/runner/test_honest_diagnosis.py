@@ -1,4 +1,5 @@
-"""A failure names a classic mistake only when the submission makes it (runner/kit/mistakes.py, `reproduces`).
+"""A failure names a classic mistake only when the submission makes it (runner/kit/mistakes.py, `reproduces`),
+and a judgement searches for the mistakes it has not named yet only until it names one (`diagnosed_once`).
 
 Each problem's reference, with a bug of its own injected into its first floating output (scaled by 1.01, or
 one element's sign flipped; a boolean output gets one element flipped), must fail, and no message may say it
@@ -11,7 +12,8 @@ import pytest
 import torch
 
 from runner import load_problem
-from runner.kit.mistakes import exactly
+from runner.kit.mistakes import SEARCHES_IN_VAIN, diagnosed_once, exactly, remembered
+from runner.verdict import WRONG_ANSWER
 
 from .conftest import ROOT, judge_for_tests, requires_bubblewrap
 
@@ -94,3 +96,41 @@ def test_a_mistake_is_named_only_when_every_output_of_the_call_is_the_mistakes()
         exactly(EPS_OUTSIDE)[:-1])
     only_y = {**expected, "y": whole_mistake["y"]}
     assert checker.named_mistake("y", params, inputs, only_y, expected, truth) == ""
+
+
+def test_within_one_run_a_named_mistake_is_the_only_one_looked_for_and_searches_in_vain_end_the_search():
+    checker = load_problem("rmsnorm", ROOT / "problems").checker
+    params = {"shape": [6, 64], "dtype": "float32", "scale": 1e-3}
+    inputs = checker.inputs(params, torch.Generator().manual_seed(0))
+
+    def looked_for():
+        return [says for says, _ in checker.candidates(params, inputs)]
+    every = looked_for()
+    assert len(every) >= 2
+    with diagnosed_once():
+        assert looked_for() == every  # a search that names none is one in vain
+        remembered(every[1])
+        assert looked_for() == [every[1]]
+        assert looked_for() == [every[1]]
+    with diagnosed_once():
+        for _ in range(SEARCHES_IN_VAIN - 1):
+            assert looked_for() == every
+        assert looked_for() == every
+        assert looked_for() == []
+    assert looked_for() == every
+
+
+@requires_bubblewrap
+def test_a_wrong_submission_names_its_own_mistake_first_and_no_other_on_a_later_test():
+    """Judged for real: the first failure names the file's mistake, and every later one names it or nothing. (With
+    every mistake searched on every test, a later test of this file was once said to be another, averaging the
+    smoothing term over ignored tokens, which the file does not make.)"""
+    problem = load_problem("cross-entropy", ROOT / "problems")
+    own = next(mistake.says for mistake in problem.checker.mistakes if "softmax - one_hot" in mistake.says)
+    source = (problem.path / "solutions" / "wrong" / "backward_ignores_smoothing.py").read_bytes()
+    verdict = judge_for_tests(problem, source, tests="all", seed_index=5)
+    failed = [test for test in verdict.tests if test.status == WRONG_ANSWER]
+    named = [[mistake.says for mistake in problem.checker.mistakes if exactly(mistake.says) in test.message]
+             for test in failed]
+    assert len(failed) >= 5 and named[0] == [own], named
+    assert all(names in ([], [own]) for names in named), named
