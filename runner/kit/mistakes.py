@@ -20,8 +20,9 @@ from .api import Package, Params, Table, Tensors
 from .truth import load_module
 
 # How close to a classic mistake's output a wrong output must be to be called that mistake: within this many
-# tolerances, or this share of its distance from the truth.
-MISTAKE_TOLERANCES, MISTAKE_SHARE = 4.0, 0.01
+# tolerances, or this share of its distance from the truth; and in any case within NEARER of that distance, so
+# that a wrong output a few tolerances from the truth is not called every mistake that lands as near it.
+MISTAKE_TOLERANCES, MISTAKE_SHARE, NEARER = 4.0, 0.01, 0.5
 # The keys of a `[[mistakes]]` entry: `with` and `when` are the problem's own keywords and params.
 MISTAKES_TABLE: Table = {"solution": None, "says": None, "spec": None, "with": None, "when": None}
 
@@ -61,7 +62,8 @@ def same(a: torch.Tensor, b: torch.Tensor, allowed: float) -> bool:
 def reproduces(got: torch.Tensor, candidate: torch.Tensor | None, truth: torch.Tensor, allowed: float) -> bool:
     """Whether got is a classic mistake's output (candidate) and not the truth: candidate is off the truth by more
     than allowed, and got is within MISTAKE_TOLERANCES times allowed of it, or MISTAKE_SHARE of got's own
-    distance from the truth. Integer and bool outputs must equal the candidate exactly."""
+    distance from the truth, and within NEARER of that distance (nearer the mistake than the truth). Integer and
+    bool outputs must equal the candidate exactly."""
     if candidate is None or candidate.shape != truth.shape or got.shape != truth.shape:
         return False
     if not got.is_floating_point():
@@ -69,14 +71,15 @@ def reproduces(got: torch.Tensor, candidate: torch.Tensor | None, truth: torch.T
     got64 = got.to(torch.float64)
     off_by = (got64 - truth).abs().nan_to_num(nan=torch.inf).max().item() if got.numel() else 0.0
     close = max(MISTAKE_TOLERANCES * allowed, MISTAKE_SHARE * off_by if off_by < torch.inf else 0.0)
-    return not same(candidate, truth, allowed) and same(got64, candidate, close)
+    return not same(candidate, truth, allowed) and same(got64, candidate, min(close, NEARER * off_by))
 
 
 def agree(got: Tensors, outputs: Tensors, truth: Tensors, allowed: dict[str, float], names: list[str]) -> bool:
-    """Whether a mistake's outputs are got's at each of names that both give (and allowed has): within
-    MISTAKE_TOLERANCES times allowed of it, or off the truth as got is (reproduces)."""
-    return all(outputs[n].shape == got[n].shape and (same(got[n], outputs[n], MISTAKE_TOLERANCES * allowed[n])
-                                                     or reproduces(got[n], outputs[n], truth[n], allowed[n]))
+    """Whether a mistake's outputs are got's at each of names that both give (and allowed has): right where got
+    is right (within allowed of the truth), and off the truth as got is where got is not (reproduces)."""
+    return all(outputs[n].shape == got[n].shape
+               and (same(outputs[n], truth[n], allowed[n]) if same(got[n], truth[n], allowed[n])
+                    else reproduces(got[n], outputs[n], truth[n], allowed[n]))
                for n in names if n in allowed and outputs.get(n) is not None)
 
 
@@ -140,6 +143,6 @@ def exactly(says: str) -> str:
     return f"This is exactly what {says}."
 
 
-__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "agree", "diagnosed_once", "exactly",
-           "load_mistakes", "looked_for", "remembered", "reproduces", "same", "searched_in_vain",
+__all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "NEARER", "agree", "diagnosed_once",
+           "exactly", "load_mistakes", "looked_for", "remembered", "reproduces", "same", "searched_in_vain",
            "searching"]

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from runner import load_problem
-from runner.kit.mistakes import SEARCHES_IN_VAIN, diagnosed_once, exactly, remembered
+from runner.kit.mistakes import SEARCHES_IN_VAIN, agree, diagnosed_once, exactly, remembered, reproduces
 from runner.verdict import WRONG_ANSWER
 
 from .conftest import ROOT, judge_for_tests, requires_bubblewrap
@@ -134,3 +134,37 @@ def test_a_wrong_submission_names_its_own_mistake_first_and_no_other_on_a_later_
              for test in failed]
     assert len(failed) >= 5 and named[0] == [own], named
     assert all(names in ([], [own]) for names in named), named
+
+
+def test_an_output_a_few_tolerances_off_is_called_only_a_mistake_it_is_nearer_than_the_truth():
+    truth, allowed = torch.zeros(4, dtype=torch.float64), 1e-6
+    got = torch.full((4,), 3e-6)  # wrong, by three tolerances
+    assert not reproduces(got, torch.tensor([2e-6, 0, 0, 0], dtype=torch.float64), truth, allowed)
+    assert reproduces(got, torch.full((4,), 3.1e-6, dtype=torch.float64), truth, allowed)
+
+
+def test_a_mistake_that_is_wrong_where_the_output_is_right_is_not_named():
+    truth = {"loss": torch.tensor(8.0, dtype=torch.float64), "grad": torch.zeros(4, dtype=torch.float64)}
+    got = {"loss": torch.tensor(8.0), "grad": torch.full((4,), 0.1)}
+    allowed = {"loss": 1e-5, "grad": 1e-6}
+    wrong_loss = {"loss": torch.tensor(8.0 + 3e-5, dtype=torch.float64), "grad": got["grad"].double()}
+    assert not agree(got, wrong_loss, truth, allowed, ["loss"])
+    right_loss = {"loss": torch.tensor(8.0 + 0.5e-5, dtype=torch.float64), "grad": got["grad"].double()}
+    assert agree(got, right_loss, truth, allowed, ["loss"])
+
+
+def test_cross_entropys_hand_written_backward_is_not_called_smoothing_over_ignored_tokens():
+    """Found judging backward_ignores_smoothing.py: on these inputs its logits.grad is three tolerances from the
+    truth, and the averaging mistake's gradient lands as near, with a loss off by three of the loss's tolerances
+    where the submission's loss is right; the first rule that matched named it."""
+    problem = load_problem("cross-entropy", ROOT / "problems")
+    checker = problem.checker
+    params = next(test for test in problem.tests if test.name == "timed-512-tokens").params
+    inputs = checker.inputs(params, torch.Generator().manual_seed(27))
+    truth = checker.truth(params, inputs)
+    own = next(mistake for mistake in checker.mistakes if "softmax - one_hot" in mistake.says)
+    got = _in_float32(checker.run_in_float64(own.solution, params, inputs))
+    expected = _in_float32(truth)
+    assert checker.value_problem("logits.grad", got["logits.grad"], expected["logits.grad"], truth["logits.grad"],
+                                 inputs)
+    assert checker.named_mistake("logits.grad", params, inputs, got, expected, truth) == exactly(own.says)
