@@ -1,7 +1,7 @@
 """The speed table: every problem's Run and Submit through the API, cached and uncached, beside the same tests
 run in this process, on the default install and on PostgreSQL + Redis.
 
-    .venv/bin/python bench/speed_table.py [--runs 10] [--problems mhsa,rope] [--stacks default,redis]
+    .venv/bin/python bench/speed_table.py [--runs 10] [--problems mhsa,rope] [--stacks default,redis] [--failing]
 
 Each stack is started from this checkout in production mode, as bench/run_latency.py starts it: gunicorn (two
 sync workers) and one Celery worker with one pool process and its warm pool of 3; the default install on a
@@ -17,13 +17,17 @@ is full again (as a person pressing a button finds it):
   figures, from the moment the re-judge is queued to its verdict (the POST, a few milliseconds, is the only
   part of a Submit this leaves out). At once, because the worker's caches are bounded by bytes: re-judged
   after nine other seeds, cross-entropy's float64 truths (131 MB for one 512 x 32,000 gradient) are gone.
+- With `--failing`, a failing Submit too: the problem's first known-wrong solution declaring each of a wrong
+  answer, a runtime error and a time verdict (bench/wrong_latency.py's choice), `--runs` Submits each, every
+  one judged again at once through the re-judge, as the reference's are.
 - In-process: the same tests with no sandbox, queue or database (bench/judge_overhead.py's InProcess: inputs
   drawn, the reference called through the problem's driver and checked, a timed test's rounds), `--runs` times
   in this process; the physical floor of a judge. Distributed problems have none (their ranks need processes).
 
 Latency is read from server-side timestamps (bench/stack.py): from the moment before the POST (or the re-judge)
 to its judgement's `finished_at`. Targets: Submit at most 3 s at p50 with the reference's results cached and at most
-5 s uncached; Submit at most 1.5x its in-process time. Everything printed also goes to --out when given.
+5 s uncached; Submit at most 1.5x its in-process time; a failing Submit cached at most 3 s at p50 for a wrong
+answer or a runtime error, and within the problem's `wall_s` plus 1 s for a time verdict. Everything printed also goes to --out when given.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ from judge_overhead import InProcess  # noqa: E402
 from run_latency import SqliteDatabase  # noqa: E402
 from runner import list_problems  # noqa: E402
 from stack import ROOT, Database, Stack, machine, mark, percentile, redis_database, wait_until  # noqa: E402
+from wrong_latency import TARGET_S as FAILING_TARGET_S  # noqa: E402
+from wrong_latency import VERDICTS, first_declaring  # noqa: E402
+
+from runner.verdict import TIME_LIMIT_EXCEEDED  # noqa: E402
 
 REDIS_DB = 14
 CACHED_TARGET_S, UNCACHED_TARGET_S, RATIO_TARGET = 3.0, 5.0, 1.5
@@ -74,9 +82,9 @@ class Rows:
         return {"finished": finished, "verdict": row[1], "seed": row[2]} if row else None
 
 
-def one_at_a_time(stack: Stack, rows: Rows, send) -> tuple[float, int, int | None]:
+def one_at_a_time(stack: Stack, rows: Rows, send, expected: str = "accepted") -> tuple[float, int, int | None]:
     """send() -> (submission id, the moment it was sent), once the worker's warm pool is full; the latency in
-    seconds to its verdict, the id and the hidden seed it drew."""
+    seconds to its verdict (which must be expected), the id and the hidden seed it drew."""
     fills = stack.pool_fills("worker")
     submission_id, sent = send()
 
@@ -85,8 +93,8 @@ def one_at_a_time(stack: Stack, rows: Rows, send) -> tuple[float, int, int | Non
         return row if row and row["verdict"] and row["finished"] else None
 
     row = wait_until(judged, timeout=900, what=f"submission {submission_id}'s verdict", interval=0.05)
-    if row["verdict"] != "accepted":
-        raise SystemExit(f"the reference was not accepted: submission {submission_id}: {row}")
+    if row["verdict"] != expected:
+        raise SystemExit(f"submission {submission_id} was not judged {expected}: {row}")
     wait_until(lambda: stack.pool_fills("worker") > fills, timeout=300, what="the worker's pool to refill")
     return row["finished"] - sent, submission_id, row["seed"]
 
@@ -104,31 +112,48 @@ def rejudge(stack: Stack, submission_id: int) -> tuple[int, float]:
     return submission_id, float(next(line.split()[1] for line in output.splitlines() if line.startswith("QUEUED")))
 
 
-def measure_stack(stack: Stack, rows: Rows, slugs: list[str], runs: int) -> dict:
+def submits(stack: Stack, rows: Rows, post, runs: int, expected: str) -> tuple[list[float], list[float], int]:
+    """runs Submits of one source, each judged again at once: the uncached latencies (a seed drawn before left
+    out), the cached ones, and how many seeds repeated."""
+    seen, uncached, cached = set(), [], []
+    for _ in range(runs):
+        latency, submission_id, seed = one_at_a_time(stack, rows, lambda: post("all"), expected)
+        if seed not in seen:
+            uncached.append(latency)
+        seen.add(seed)
+        cached.append(one_at_a_time(stack, rows, lambda i=submission_id: rejudge(stack, i), expected)[0])
+    return uncached, cached, runs - len(uncached)
+
+
+def measure_stack(stack: Stack, rows: Rows, slugs: list[str], runs: int, failing: bool = False) -> dict:
     found = {}
     try:
         stack.prepare()
         api = ApiClient(stack.web(workers=2), stack.api_tokens(1)[0])
         stack.worker(name="worker", concurrency=1)
         for slug in slugs:
-            source = (ROOT / "problems" / slug / "reference.py").read_text()
+            def poster(source, slug=slug):
+                def post(tests):
+                    sent = time.time()
+                    return api.submit(slug, source, tests=tests), sent
+                return post
 
-            def post(tests, source=source, slug=slug):
-                sent = time.time()
-                return api.submit(slug, source, tests=tests), sent
-
+            post = poster((ROOT / "problems" / slug / "reference.py").read_text())
             run = [one_at_a_time(stack, rows, lambda: post("sample"))[0] for _ in range(runs + 1)]
-            seen, uncached, cached = set(), [], []
-            for _ in range(runs):
-                latency, submission_id, seed = one_at_a_time(stack, rows, lambda: post("all"))
-                if seed not in seen:
-                    uncached.append(latency)
-                seen.add(seed)
-                cached.append(one_at_a_time(stack, rows, lambda i=submission_id: rejudge(stack, i))[0])
+            uncached, cached, repeated = submits(stack, rows, post, runs, "accepted")
             found[slug] = {"run uncached": run[:1], "run cached": run[1:], "submit uncached": uncached,
-                           "submit cached": cached, "repeated seeds": runs - len(uncached)}
+                           "submit cached": cached, "repeated seeds": repeated, "failing": {}}
             print(f"  {stack.log_dir.name} {slug}: Run {percentile(run[1:], 50):.2f} s, Submit "
                   f"{percentile(uncached, 50):.2f} s uncached, {percentile(cached, 50):.2f} s cached", flush=True)
+            problem = next(p for p in list_problems() if p.slug == slug)
+            for expected in VERDICTS if failing else ():
+                path = first_declaring(problem, expected)
+                if path is None:
+                    continue
+                uncached, cached, _ = submits(stack, rows, poster(path.read_text()), runs, expected)
+                found[slug]["failing"][expected] = {"solution": path.name, "uncached": uncached, "cached": cached}
+                print(f"  {stack.log_dir.name} {slug} {path.name}: Submit {percentile(uncached, 50):.2f} s uncached, "
+                      f"{percentile(cached, 50):.2f} s cached", flush=True)
         return found
     finally:
         stack.close()
@@ -181,6 +206,25 @@ def table(results: dict, inside: dict, slugs: list[str]) -> list[str]:
         if ratios:
             lines.append(f"  target: Submit cached p50 <= {RATIO_TARGET}x in-process: worst {max(ratios):.1f}x  "
                          f"{mark(max(ratios) <= RATIO_TARGET)}")
+        lines.extend(failing_rows(found, slugs))
+    return lines
+
+
+def failing_rows(found: dict, slugs: list[str]) -> list[str]:
+    """The failing Submits of one stack, each against its target."""
+    rows = [(slug, expected, figures) for slug in slugs for expected, figures in found[slug]["failing"].items()]
+    if not rows:
+        return []
+    lines = [f"  failing Submits: {'problem':20} {'expected':21} {'submit cached':>17} {'submit uncached':>17} "
+             f"{'target':>7}"]
+    for slug, expected, figures in rows:
+        problem = next(p for p in list_problems() if p.slug == slug)
+        target = problem.limits.wall_s + 1 if expected == TIME_LIMIT_EXCEEDED else FAILING_TARGET_S
+        both = [f"{percentile(figures[which], 50):7.2f} / {percentile(figures[which], 95):6.2f}" if figures[which]
+                else f"{'-':>17}" for which in ("cached", "uncached")]
+        met = percentile(figures["cached"], 50) <= target
+        lines.append(f"  {'':17}{slug:20} {expected:21} {both[0]} {both[1]} {target:7.1f} {mark(met)}  "
+                     f"{figures['solution']}")
     return lines
 
 
@@ -190,6 +234,8 @@ def main() -> None:
     parser.add_argument("--problems", default="", help="comma-separated slugs (default: the whole catalogue)")
     parser.add_argument("--stacks", default="default,redis")
     parser.add_argument("--out", type=Path, help="a folder for speed-table.txt and speed-table.json")
+    parser.add_argument("--failing", action="store_true",
+                        help="also each problem's first known-wrong solution of each failing verdict")
     args = parser.parse_args()
     slugs = [s for s in args.problems.split(",") if s] or [p.slug for p in list_problems()]
     stacks = [s for s in args.stacks.split(",") if s]
@@ -200,13 +246,13 @@ def main() -> None:
             sqlite = Path(folder) / "db.sqlite3"
             results["default install (SQLite, the embedded folder queue)"] = measure_stack(
                 Stack(database=SqliteDatabase(sqlite), redis_url=None, log_dir=Path(folder) / "default", **SETTINGS),
-                Rows(sqlite_path=sqlite), slugs, args.runs)
+                Rows(sqlite_path=sqlite), slugs, args.runs, args.failing)
         if "redis" in stacks:
             database = Database("interview_bench_speed").create()
             try:
                 results["PostgreSQL + Redis"] = measure_stack(
                     Stack(database=database, redis_url=redis_database(REDIS_DB), log_dir=Path(folder) / "redis",
-                          **SETTINGS), Rows(database=database), slugs, args.runs)
+                          **SETTINGS), Rows(database=database), slugs, args.runs, args.failing)
             finally:
                 database.drop()
                 redis_database(REDIS_DB)
