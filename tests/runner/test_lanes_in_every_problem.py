@@ -66,7 +66,20 @@ def test_a_solution_that_ends_its_process_is_judged_alike_in_one_lane_and_in_two
     assert two_started.count > one_started.count  # a second user process: the judgement was split
     assert one.verdict in ENDS_ITS_PROCESS
     assert two.verdict == one.verdict
-    differing = [(a.name, a.status, b.status, a.message, b.message) for a, b in zip(one.tests, two.tests)
-                 if a.status != b.status]
     assert [test.name for test in two.tests] == [test.name for test in one.tests]
+    compared = len(one.tests)
+    if one.verdict == "time_limit_exceeded":
+        # Which test a slow solution first runs out of time on depends on the machine's load (two lanes run two
+        # processes at once): each judgement must stop there, whichever it is, and agree on every test before.
+        stops = [first_stop(one), first_stop(two)]
+        for verdict, stop in zip((one, two), stops):
+            assert [test.status for test in verdict.tests[stop + 1:]] == ["skipped"] * (len(verdict.tests) - stop - 1)
+        compared = min(stops)
+    differing = [(a.name, a.status, b.status, a.message, b.message)
+                 for a, b in zip(one.tests[:compared], two.tests[:compared]) if a.status != b.status]
     assert differing == []
+
+
+def first_stop(verdict) -> int:
+    """The index of the first test whose failure ended its process."""
+    return next(index for index, test in enumerate(verdict.tests) if test.status in ENDS_ITS_PROCESS)
