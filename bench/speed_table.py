@@ -27,7 +27,8 @@ is full again (as a person pressing a button finds it):
 Latency is read from server-side timestamps (bench/stack.py): from the moment before the POST (or the re-judge)
 to its judgement's `finished_at`. Targets: Submit at most 3 s at p50 with the reference's results cached and at most
 5 s uncached; Submit at most 1.5x its in-process time; a failing Submit cached at most 3 s at p50 for a wrong
-answer or a runtime error, and within the problem's `wall_s` plus 1 s for a time verdict. Everything printed also goes to --out when given.
+answer or a runtime error, and within the problem's `wall_s` plus 1 s for a time verdict. Everything printed
+also goes to --out when given.
 """
 
 from __future__ import annotations
@@ -48,11 +49,9 @@ from interview.api_client import ApiClient  # noqa: E402
 from judge_overhead import InProcess  # noqa: E402
 from run_latency import SqliteDatabase  # noqa: E402
 from runner import list_problems  # noqa: E402
-from stack import ROOT, Database, Stack, machine, mark, percentile, redis_database, wait_until  # noqa: E402
-from wrong_latency import TARGET_S as FAILING_TARGET_S  # noqa: E402
-from wrong_latency import VERDICTS, first_declaring  # noqa: E402
-
 from runner.verdict import TIME_LIMIT_EXCEEDED  # noqa: E402
+from stack import ROOT, Database, Stack, machine, mark, percentile, redis_database, wait_until  # noqa: E402
+from wrong_latency import TARGET_S as FAILING_TARGET_S, VERDICTS, first_declaring  # noqa: E402
 
 REDIS_DB = 14
 CACHED_TARGET_S, UNCACHED_TARGET_S, RATIO_TARGET = 3.0, 5.0, 1.5

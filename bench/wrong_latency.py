@@ -85,7 +85,8 @@ def main() -> None:
                       f"{mark(met)}  {path.name}{wrong}", flush=True)
     finally:
         pool.close()
-    print(f"{time.perf_counter() - started:.0f} s in all; {'every row within its target' if not missed else f'{missed} rows missed their target'}")
+    outcome = "every row within its target" if not missed else f"{missed} rows missed their target"
+    print(f"{time.perf_counter() - started:.0f} s in all; {outcome}")
     sys.exit(1 if missed else 0)
 
 
