@@ -11,9 +11,11 @@ problem.toml's and every number the section must state but does not:
 - the tolerance's settings, the kit's defaults where problem.toml sets none (`tolerance_of`), and for each
   output of a stateful problem that `[outputs]` compares by a rule of its own, a bullet that starts with
   "Output" and the output's name in backticks and states `exact = true`, or its `atol` and `rtol`;
-- for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`) and each extreme test (its
-  name matches `EXTREME_NAME`: `largest-…`, `longest-…`, `widest-…`, `large-…`, `huge-…` or `…overflow…`): its
-  sizes (every integer param, or list of integers), its dtype and its memory bound where that is a figure.
+- for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`), each extreme test (its
+  name matches `EXTREME_NAME`: `largest-…`, `longest-…`, `widest-…`, `large-…`, `huge-…` or `…overflow…`) and
+  every test of a debugging problem: its sizes (every integer param, or list of integers, those of a table
+  a debugging problem's model `config` included), its dtype, its memory bound where that is a figure, and its training
+  targets (`min_<score>`, `max_<score>`); a debugging problem's tolerance is its `prediction_tolerance`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import tomllib
 from dataclasses import fields
 from typing import Any
 
-from .kit import checks, wrapper
+from .kit import checks, training, wrapper
 from .problems import Limits, Problem, TestSpec
 from .promises import statement_sections
 
@@ -48,6 +50,9 @@ def tolerance_of(problem: Problem) -> dict[str, Any]:
         return {"relative_tolerance": wrapper.RELATIVE_TOLERANCE}
     if problem.kind == "sampler":
         return {"false_rejection": problem.declared["sampler"]["false_rejection"]}
+    if problem.kind == "debugging":
+        return {"prediction_tolerance": problem.declared.get("training", {}).get(
+            "prediction_tolerance", training.PREDICTION_TOLERANCE)}
     return {}
 
 
@@ -74,22 +79,34 @@ def comparisons_of(problem: Problem) -> dict[str, dict[str, Any]]:
             if entry.get("exact") or "atol" in entry or "rtol" in entry}
 
 
-def sizes_of(test: TestSpec) -> dict[str, Any]:
-    """A test's params the statement must state for it: its sizes, its dtype and its own memory bound."""
+def flat_params(test: TestSpec) -> dict[str, Any]:
+    """A test's params, the entries of a debugging problem's model `config` among them as params of their own."""
+    config = test.params.get("config", {})
+    return {**(config if isinstance(config, dict) else {}),
+            **{name: value for name, value in test.params.items() if name != "config"}}
+
+
+def sizes_of(test: TestSpec, kind: str = "") -> dict[str, Any]:
+    """A test's params the statement must state for it: its sizes, its dtype, its own memory bound, and for a
+    problem of the debugging kind the sizes in its model's `config` and its targets (`min_<score>`,
+    `max_<score>`)."""
     def integral(value):
         if isinstance(value, list):
             return bool(value) and all(integral(item) for item in value)
         return isinstance(value, int) and not isinstance(value, bool)
     def bound(name, value):  # a test's own memory bound, where it is a figure (not a switch)
         return name in MEMORY_PARAMS and not isinstance(value, bool)
-    return {name: value for name, value in test.params.items()
-            if integral(value) or name == "dtype" or bound(name, value)}
+    debugging = kind == "debugging"
+    return {name: value for name, value in (flat_params(test) if debugging else test.params).items()
+            if integral(value) or name == "dtype" or bound(name, value)
+            or (debugging and name.startswith(training.TARGET))}
 
 
 def stated_tests(problem: Problem) -> list[TestSpec]:
-    """The tests whose numbers the statement must state: timed, memory-bound and extreme ones."""
+    """The tests whose numbers the statement must state: timed, memory-bound and extreme ones, and every test of
+    a debugging problem (each has a target of its own)."""
     return [test for test in problem.tests
-            if test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
+            if problem.kind == "debugging" or test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
             or EXTREME_NAME.search(test.name)]
 
 
@@ -148,8 +165,9 @@ def disagreements(problem: Problem) -> list[str]:
             found.append(f"a line names the test `{name}`, which problem.toml does not have")
             continue
         for key, values in spans.items():
-            found += [f"`{name}`: `{key} = {value}` but its params have {tests[name].params.get(key)!r}"
-                      for value in values if not _equal(value, tests[name].params.get(key))]
+            stated = flat_params(tests[name]).get(key)
+            found += [f"`{name}`: `{key} = {value}` but its params have {stated!r}"
+                      for value in values if not _equal(value, stated)]
     compared = comparisons_of(problem)
     for name, spans in per_output.items():
         if name not in compared:
@@ -162,10 +180,10 @@ def disagreements(problem: Problem) -> list[str]:
         found += [f"output `{name}`: missing `{key} = {value!r}`" for key, value in rule.items()
                   if key not in per_output.get(name, {})]
     for test in stated_tests(problem):
-        found += [f"`{test.name}`: missing `{key} = {value!r}`" for key, value in sizes_of(test).items()
+        found += [f"`{test.name}`: missing `{key} = {value!r}`" for key, value in sizes_of(test, problem.kind).items()
                   if key not in per_test.get(test.name, {})]
     return found
 
 
-__all__ = ["EXTREME_NAME", "MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "limits_of",
-           "sizes_of", "stated_tests", "tolerance_of"]
+__all__ = ["EXTREME_NAME", "MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "flat_params",
+           "limits_of", "sizes_of", "stated_tests", "tolerance_of"]

@@ -1,7 +1,7 @@
 """The problem kit: everything a problem package may use of the judge, and nothing else.
 
 A problem declares its `kind` in problem.toml (kinds.KINDS: function, module, stateful, sampler, ranks, wrapper,
-and custom, the escape hatch) and writes only what is its own, in `spec.py` through the hooks its kind declares
+debugging, and custom, the escape hatch) and writes only what is its own, in `spec.py` through the hooks its kind declares
 (api.Hook), and in `driver.py` where its kind runs the package's own driver. Its trusted files import this
 package and nothing else of the runner (`from runner import kit`); inside the sandbox a driver imports the kit's sandbox half, `kit`
 (sandbox.py) and `kit_<name>` (sandbox_<name>.py). tests/test_architecture.py holds every package to it.

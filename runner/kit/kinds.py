@@ -19,6 +19,8 @@ from .sampler import SAMPLER_TABLES, SamplerChecker
 from .standard import STANDARD_TABLES, FunctionChecker, ModuleChecker
 from .standard import driver_source as standard_driver
 from .stateful import STATEFUL_TABLES, StatefulChecker
+from .training import TRAINING_TABLES, TrainingChecker
+from .training import driver_source as training_driver
 from .truth import load_module
 from .wrapper import WRAPPER_TABLES
 from .wrapper import checker_for as wrapper_checker
@@ -74,6 +76,9 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
          ("spec.py", "driver.py"), SamplerChecker, tables=SAMPLER_TABLES),
     Kind("ranks", "ranks in a process group, each rank's report judged by the [ranks] rules and its outputs by value",
          ("spec.py", "driver.py"), RanksChecker, tables=RANKS_TABLES),
+    Kind("debugging", "a training script the user repairs, run on the judge's data; the weights it ends with judged "
+         "by the problem's own model on held-out data the sandbox never sees", ("spec.py",), TrainingChecker,
+         training_driver, TRAINING_TABLES),
     Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
          CustomChecker),
 )}
