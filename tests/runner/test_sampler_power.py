@@ -5,12 +5,13 @@ and a sampler's draws change with the seed of the generator it is given (pure to
 import pytest
 import torch
 
-from runner import load_problem
+from runner import list_problems, load_problem
 from runner.kit import sandbox_sampler
 from runner.kit.sampler import WRONG_SAMPLERS
 from runner.kit.truth import load_module, load_sibling, trusted_context
 
-STATISTICAL = ["sampling", "speculative-decoding"]
+# Every problem judged by the distribution of its draws.
+STATISTICAL = [problem.slug for problem in list_problems() if problem.kind == "sampler"]
 
 
 @pytest.mark.parametrize("slug", STATISTICAL)
