@@ -7,8 +7,10 @@ verdict is computed here, from the weights reported and data the sandbox never s
 
 - every weight the reference's run reports is reported, of its shape and dtype, and finite (a script that
   diverges ends with NaN or infinity);
-- every parameter moved from where the judge initialised it, except those `[training] frozen` names (a frozen
-  layer, or parameters the optimizer does not hold, end where they started);
+- every parameter moved from where the judge initialised it (a layer frozen by mistake, or parameters the
+  optimizer does not hold, end where they started), and every parameter and buffer that `[training] frozen`
+  names (names or fnmatch patterns: `backbone.*`) ended exactly where it started (a backbone frozen by design
+  whose batch-norm statistics still drift does not);
 - the problem's own model (spec.predict, float64, in evaluation mode) with those weights reaches each target
   the test's params state: `min_<score>` (at least) and `max_<score>` (at most), of the scores spec.scores
   computes, among them scores on the held-out data spec.inputs draws under `held_out.` names, which are kept
@@ -18,11 +20,12 @@ verdict is computed here, from the weights reported and data the sandbox never s
   mode (dropout, batch statistics) does neither.
 
 What a failure means in the problem's terms (the bug that makes it) is spec.LESSONS's to add, by the check's
-name: `unmoved`, `diverged`, `evaluation` and each score's.
+name: `unmoved`, `frozen`, `diverged`, `evaluation` and each score's.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -48,7 +51,7 @@ PREDICT = Hook("predict", ("params", "weights", "inputs"), "the model's float64 
 SCORES = Hook("scores", ("params", "inputs", "predict"), "{score: value} of the trained weights; predict(*tensors) "
               "is the model's float64 outputs on them, inputs hold the held_out. tensors", required=True)
 LESSONS = Hook("LESSONS", None, "what a failed check means in the problem's terms, by the check's name: unmoved, "
-               "diverged, evaluation, or a score's")
+               "frozen, diverged, evaluation, or a score's")
 TRAINING_HOOKS = (api.INPUTS, PREDICT, SCORES, LESSONS, api.DESCRIBE, api.CHECK, api.MEMORY_LIMIT)
 # problem.toml's tables a debugging problem reads: the names the driver calls, and the kit's own settings.
 TRAINING_TABLES: Table = {"interface": {"call": None, "model": None, "train": None, "evaluate": None},
@@ -136,28 +139,33 @@ class TrainingChecker(api.CheckerBase):
         return None
 
     def moved(self, params: Params, inputs: Tensors, got: Tensors, expected: Tensors) -> str | None:
-        """Why a parameter that must learn ended where it started, or a frozen one moved; None when neither."""
-        steps = params["steps"]
+        """Why a parameter that must learn ended where it started, or a frozen parameter or buffer moved; None
+        when neither."""
         unmoved, drifted = [], []
         for name in expected:
-            if not name.startswith(PARAMETER):
+            if not name.startswith((PARAMETER, BUFFER)):
                 continue
-            short = name.removeprefix(PARAMETER)
+            short = name.split(".", 1)[1]
             start = inputs.get(MODEL + short)
             if start is None:
                 continue
             still = torch.equal(got[name].cpu(), start)
-            if short in self.frozen and not still:
-                drifted.append(f"`{short}`")
-            elif short not in self.frozen and still:
+            if self.is_frozen(short):
+                if not still:
+                    drifted.append(f"`{short}`")
+            elif name.startswith(PARAMETER) and still:
                 unmoved.append(f"`{short}`")
         if unmoved:
-            return self.taught("unmoved", f"after {steps} steps, {_listed(unmoved)} ended exactly where the judge "
-                                          f"initialised {'them' if len(unmoved) > 1 else 'it'}: no update reached "
-                                          f"{'them' if len(unmoved) > 1 else 'it'}")
+            them = "them" if len(unmoved) > 1 else "it"
+            return self.taught("unmoved", f"after {params['steps']} steps, {_listed(unmoved)} ended exactly where "
+                                          f"the judge initialised {them}: no update reached {them}")
         if drifted:
-            return f"{_listed(drifted)} must stay frozen, as the judge initialised {'them' if len(drifted) > 1 else 'it'}"
+            return self.taught("frozen", f"{_listed(drifted)} changed during training, and must stay frozen as the "
+                                         f"judge initialised {'them' if len(drifted) > 1 else 'it'}")
         return None
+
+    def is_frozen(self, name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.frozen)
 
     def missed(self, params: Params, scores: dict[str, float]) -> str | None:
         """Why a score misses the test's target, or None."""

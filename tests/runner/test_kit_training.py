@@ -104,3 +104,20 @@ def test_a_statement_of_a_debugging_problem_states_every_test_with_its_sizes_and
     assert [t.name for t in stated_numbers.stated_tests(PROBLEM)] == [t.name for t in PROBLEM.tests]
     assert stated_numbers.tolerance_of(PROBLEM) == {"prediction_tolerance": 1e-4}
     assert stated_numbers.disagreements(PROBLEM) == []
+
+
+def test_a_frozen_buffer_that_drifts_is_named_and_a_frozen_backbone_left_alone_passes_that_check():
+    problem = load_problem("debug-frozen-backbone")
+    checker = TrainingChecker(problem)
+    test = problem.tests[0]
+    inputs = checker.inputs(test.params, torch.Generator().manual_seed(1))
+    kept = {("buffer." if name.split(".")[-1].startswith(("running", "num_batches")) else "parameter.")
+            + name.removeprefix("model."): tensor.clone() for name, tensor in inputs.items()
+            if name.startswith("model.")}
+    kept["parameter.head.weight"] += 1e-3
+    kept["parameter.head.bias"] += 1e-3
+    assert checker.moved(test.params, inputs, kept, kept) is None
+    drifted = dict(kept, **{"buffer.backbone.4.running_var": kept["buffer.backbone.4.running_var"] * 1.01})
+    message = checker.moved(test.params, inputs, drifted, drifted)
+    assert message.startswith("`backbone.4.running_var` changed during training, and must stay frozen")
+    assert "only eval mode stops batch norm" in message
