@@ -1,0 +1,18 @@
+# expect: wrong_answer
+# message: compute the ratio as exp(logps - old_logps)
+# fails-on: large-negative-log-probs-float32
+# The ratio as a quotient of probabilities: exp(logps) underflows to 0 below about -103 in float32, and 0 / 0
+# is NaN.
+import torch
+
+
+def grpo_loss(logps, old_logps, ref_logps, rewards, mask, group_size, clip_eps=0.2, beta=0.04, eps=1e-4):
+    grouped = rewards.view(-1, group_size)
+    a = ((grouped - grouped.mean(1, keepdim=True)) / (grouped.std(1, keepdim=True) + eps)).view(-1, 1)
+    ratio = torch.exp(logps) / torch.exp(old_logps.detach())
+    clipped = torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)
+    surrogate = torch.minimum(ratio * a, clipped * a)
+    delta = ref_logps.detach() - logps
+    kl = torch.exp(delta) - delta - 1
+    per_token = -(surrogate - beta * kl)
+    return ((per_token * mask).sum(1) / mask.sum(1)).mean()

@@ -1,0 +1,17 @@
+# expect: wrong_answer
+# message: (std + eps)
+# fails-on: small-groups
+# Divides by the std without eps: a group whose completions all got the same reward gives 0 / 0 = NaN.
+import torch
+
+
+def grpo_loss(logps, old_logps, ref_logps, rewards, mask, group_size, clip_eps=0.2, beta=0.04, eps=1e-4):
+    grouped = rewards.view(-1, group_size)
+    a = ((grouped - grouped.mean(1, keepdim=True)) / grouped.std(1, keepdim=True)).view(-1, 1)
+    ratio = torch.exp(logps - old_logps.detach())
+    clipped = torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)
+    surrogate = torch.minimum(ratio * a, clipped * a)
+    delta = ref_logps.detach() - logps
+    kl = torch.exp(delta) - delta - 1
+    per_token = -(surrogate - beta * kl)
+    return ((per_token * mask).sum(1) / mask.sum(1)).mean()
