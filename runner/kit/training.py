@@ -97,6 +97,10 @@ class TrainingChecker(api.CheckerBase):
                 self._held.popitem(last=False)
         return sent
 
+    def memory_limit(self, params: Params, inputs: Tensors) -> tuple[int, str] | None:
+        own = self.own.get("memory_limit")
+        return own(params, inputs) if own else None
+
     def held_out(self, inputs: Tensors) -> Tensors:
         with self._lock:
             held = self._held.get(inputs_digest(inputs))
