@@ -1,0 +1,39 @@
+# expect: wrong_answer
+# mistake: training with one value per channel is not refused: the variance is 0 and the unbiased one 0 / 0
+# message: must raise ValueError
+# fails-on: one-value-per-channel-refused
+import torch
+from torch import nn
+
+
+class BatchNorm2d(nn.Module):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True):
+        super().__init__()
+        self.num_features, self.eps, self.momentum, self.affine = num_features, eps, momentum, affine
+        if affine:
+            self.weight = nn.Parameter(torch.ones(num_features))
+            self.bias = nn.Parameter(torch.zeros(num_features))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.register_buffer("running_mean", torch.zeros(num_features))
+        self.register_buffer("running_var", torch.ones(num_features))
+        self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
+
+    def forward(self, x):
+        if self.training:
+            count = x.numel() // x.shape[1]
+            mean = x.mean(dim=(0, 2, 3))
+            var = (x - mean[:, None, None]).square().mean(dim=(0, 2, 3))  # biased: what normalises the batch
+            with torch.no_grad():
+                self.num_batches_tracked += 1
+                factor = 1 / self.num_batches_tracked.item() if self.momentum is None else self.momentum
+                unbiased = var * count / (count - 1)
+                self.running_mean.mul_(1 - factor).add_(factor * mean)
+                self.running_var.mul_(1 - factor).add_(factor * unbiased)
+        else:
+            mean, var = self.running_mean, self.running_var
+        y = (x - mean[:, None, None]) * torch.rsqrt(var + self.eps)[:, None, None]
+        if self.affine:
+            y = y * self.weight[:, None, None] + self.bias[:, None, None]
+        return y

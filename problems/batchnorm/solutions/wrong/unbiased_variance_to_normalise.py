@@ -1,0 +1,41 @@
+# expect: wrong_answer
+# mistake: the batch is normalised with the unbiased variance (torch.var's default)
+# message: normalising with the unbiased variance
+# fails-on: train-and-eval-float64
+import torch
+from torch import nn
+
+
+class BatchNorm2d(nn.Module):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True):
+        super().__init__()
+        self.num_features, self.eps, self.momentum, self.affine = num_features, eps, momentum, affine
+        if affine:
+            self.weight = nn.Parameter(torch.ones(num_features))
+            self.bias = nn.Parameter(torch.zeros(num_features))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.register_buffer("running_mean", torch.zeros(num_features))
+        self.register_buffer("running_var", torch.ones(num_features))
+        self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
+
+    def forward(self, x):
+        if self.training:
+            count = x.numel() // x.shape[1]
+            if count == 1:
+                raise ValueError(f"Expected more than 1 value per channel when training, got input of size {x.shape}")
+            mean = x.mean(dim=(0, 2, 3))
+            var = x.transpose(0, 1).reshape(x.shape[1], -1).var(dim=1)
+            with torch.no_grad():
+                self.num_batches_tracked += 1
+                factor = 1 / self.num_batches_tracked.item() if self.momentum is None else self.momentum
+                unbiased = var
+                self.running_mean.mul_(1 - factor).add_(factor * mean)
+                self.running_var.mul_(1 - factor).add_(factor * unbiased)
+        else:
+            mean, var = self.running_mean, self.running_var
+        y = (x - mean[:, None, None]) * torch.rsqrt(var + self.eps)[:, None, None]
+        if self.affine:
+            y = y * self.weight[:, None, None] + self.bias[:, None, None]
+        return y
