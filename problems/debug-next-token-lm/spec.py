@@ -10,6 +10,7 @@ PAD = 0
 # Every real token has three successors, taken with these probabilities: the chain's entropy, the least
 # next-token loss any model can reach, is 0.898 nats whatever successors the judge draws.
 SUCCESSORS = (0.6, 0.3, 0.1)
+ENTROPY = -sum(p * math.log(p) for p in SUCCESSORS)
 WIDTH, SHORTEST, LONGEST = 32, 2, 16
 # Held-out sequences the trained weights are scored on, on this side only (about 8000 targets: the loss's
 # standard error is under 0.01 nats); sequences the submission's evaluate is called on.
@@ -19,11 +20,15 @@ LESSONS = {
     "unmoved": "Every parameter must be updated: the optimizer must hold all of model.parameters(), each in exactly "
                "one parameter group, and none may be frozen",
     "diverged": "Training diverged: the learning rate is too high for plain SGD on this model",
-    "held_out_loss": "Well above the uniform guess, the model is confidently wrong: it was scored against a token it "
-                     "can see (targets not shifted by one, or shifted the wrong way), or the learning rate "
-                     "overshoots. Near the uniform guess, it barely learned: the loss is given probabilities "
-                     "instead of logits, or the learning rate is too small. Between the target and about 1.5 "
-                     "nats, padding is counted as targets and the model learns to predict PAD",
+    "held_out_loss": lambda params, scores: (
+        f"Its training loss, {scores['train_loss']:.3f}, is below the chain's entropy, {ENTROPY:.3f}, which no model "
+        "beats on new sequences: it memorises its training sequences, and a smaller learning rate or fewer steps "
+        "for this optimizer generalise" if scores.get("train_loss", ENTROPY) < ENTROPY - 0.05 else
+        "Well above the uniform guess, the model is confidently wrong: it was scored against a token it can see "
+        "(targets not shifted by one, or shifted the wrong way), or the learning rate overshoots. Near the uniform "
+        "guess, it barely learned: the loss is given probabilities instead of logits, or the learning rate is too "
+        "small. Between the target and about 1.5 nats, padding is counted as targets and the model learns to "
+        "predict PAD"),
     "train_loss": "A model this size memorises four short sequences: when it cannot, it is not trained on the "
                   "next token (targets not shifted by one), or the loss is given probabilities instead of logits",
     "evaluation": "evaluate must return the model's logits, one row per position, as forward computes them",

@@ -20,7 +20,8 @@ verdict is computed here, from the weights reported and data the sandbox never s
   mode (dropout, batch statistics) does neither.
 
 What a failure means in the problem's terms (the bug that makes it) is spec.LESSONS's to add, by the check's
-name: `unmoved`, `frozen`, `diverged`, `evaluation` and each score's.
+name: `unmoved`, `frozen`, `diverged`, `evaluation` and each score's; a lesson is words, or a function of the
+test's params and the scores (a missed target's lesson may tell overfitting from a bug by the training score).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ PREDICT = Hook("predict", ("params", "weights", "inputs"), "the model's float64 
 SCORES = Hook("scores", ("params", "inputs", "predict"), "{score: value} of the trained weights; predict(*tensors) "
               "is the model's float64 outputs on them, inputs hold the held_out. tensors", required=True)
 LESSONS = Hook("LESSONS", None, "what a failed check means in the problem's terms, by the check's name: unmoved, "
-               "frozen, diverged, evaluation, or a score's")
+               "frozen, diverged, evaluation, or a score's; words, or a function of (params, scores) giving them")
 TRAINING_HOOKS = (api.INPUTS, PREDICT, SCORES, LESSONS, api.DESCRIBE, api.CHECK, api.MEMORY_LIMIT)
 # problem.toml's tables a debugging problem reads: the names the driver calls, and the kit's own settings.
 TRAINING_TABLES: Table = {"interface": {"call": None, "model": None, "train": None, "evaluate": None},
@@ -184,7 +185,7 @@ class TrainingChecker(api.CheckerBase):
                 words = name.replace("_", " ")
                 return self.taught(name, f"after {params['steps']} steps, the trained model's {words} is "
                                          f"{value:.4g}; this test needs {'at least' if low else 'at most'} {bound:g} "
-                                         f"(`{target} = {bound:g}`)")
+                                         f"(`{target} = {bound:g}`)", params, scores)
         return None
 
     def evaluation(self, params: Params, inputs: Tensors, got: Tensors, predict: Callable) -> str | None:
@@ -206,8 +207,13 @@ class TrainingChecker(api.CheckerBase):
                                              f"mode by up to {worst:.3g} (allowed: {allowed:.3g})")
         return None
 
-    def taught(self, check: str, message: str) -> str:
+    def taught(self, check: str, message: str, params: Params | None = None,
+               scores: dict[str, float] | None = None) -> str:
+        """message, then what the check's failure means in the problem's terms: spec.LESSONS's words for it, or
+        what its function of the test's params and the scores (where the check has them) says."""
         lesson = self.lessons.get(check)
+        if callable(lesson):
+            lesson = lesson(params or {}, scores or {})
         return f"{message}. {lesson}" if lesson else message
 
 

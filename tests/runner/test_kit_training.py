@@ -121,3 +121,12 @@ def test_a_frozen_buffer_that_drifts_is_named_and_a_frozen_backbone_left_alone_p
     message = checker.moved(test.params, inputs, drifted, drifted)
     assert message.startswith("`backbone.4.running_var` changed during training, and must stay frozen")
     assert "only eval mode stops batch norm" in message
+
+
+def test_a_lesson_may_be_a_function_of_the_tests_params_and_the_scores():
+    checker = TrainingChecker(PROBLEM)
+    seen = []
+    checker.lessons = {"held_out_accuracy": lambda params, scores: seen.append((params, scores)) or "memorised"}
+    message = checker.missed(TEST.params, {"held_out_accuracy": 0.5, "train_loss": 0.01})
+    assert message.endswith("(`min_held_out_accuracy = 0.88`). memorised")
+    assert seen == [(TEST.params, {"held_out_accuracy": 0.5, "train_loss": 0.01})]
