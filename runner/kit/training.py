@@ -43,8 +43,9 @@ from .truth import load_module
 
 HELD_OUT = "held_out."
 PREDICTION_TOLERANCE = 1e-4
-# How many tests' held-out data this process keeps: a judgement draws each test's inputs and checks it soon after.
-HELD_OUT_KEPT = 256
+# How many tests' held-out data this process keeps: a judgement draws each test's inputs and checks it soon after,
+# and a test's held-out data is a few hundred KiB (4096 samples), so 64 are tens of MiB at most.
+HELD_OUT_KEPT = 64
 TARGET = ("min_", "max_")
 
 PREDICT = Hook("predict", ("params", "weights", "inputs"), "the model's float64 outputs in evaluation mode on the "
