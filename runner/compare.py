@@ -36,6 +36,12 @@ def where(index: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(i) for i in index) + ")"
 
 
+def headed(*parts: str) -> str:
+    """A message: its last part, after the others that are not empty (what was called, on which test), joined."""
+    *head, message = [part for part in parts if part]
+    return ", ".join(head) + f": {message}" if head else message
+
+
 def _position(flat: int, shape: torch.Size) -> tuple[int, ...]:
     return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), shape)) if shape else ()
 

@@ -99,10 +99,10 @@ class SamplerChecker(ValueChecker):
         for name in expected:
             message = compare.layout(name, got.get(name), expected[name])
             if message:
-                return _joined(head, message)
+                return compare.headed(head, message)
         for name in expected:
             if name.endswith(AGAIN) and not torch.equal(got[name], got[name.removesuffix(AGAIN)]):
-                return _joined(head, f"two calls with generators seeded alike returned different "
+                return compare.headed(head, f"two calls with generators seeded alike returned different "
                                      f"{name.removesuffix(AGAIN)}: draw every random number from `generator` "
                                      "(torch.rand(..., generator=generator)), never from torch's global generator")
         laws, drawn = self.truth(params, inputs), self.own["draws"](params, inputs, got)
@@ -113,10 +113,10 @@ class SamplerChecker(ValueChecker):
         for name, law in laws.items():
             message = outside[name] or self.rejection(counts[name], law)
             if message:
-                return _joined(head, name, message) + self.named(name, params, inputs, laws, counts)
+                return compare.headed(head, name, message) + self.named(name, params, inputs, laws, counts)
         message = self.too_regular(laws, counts) or self.seed_ignored(expected, got, laws, counts)
         if message:
-            return _joined(head, message)
+            return compare.headed(head, message)
         own = self.own.get("check")
         return own(params, inputs, got, laws) if own else None
 
@@ -238,11 +238,6 @@ def _low_discrepancy(law: Law) -> torch.Tensor:
 
 # The wrong samplers every statistical test must reject (powerless): by name, the counts each draws of a law.
 WRONG_SAMPLERS = {"argmax": _argmax, "a deterministic quota": _quota, "a low-discrepancy sequence": _low_discrepancy}
-
-
-def _joined(*parts: str) -> str:
-    *where, message = [part for part in parts if part]
-    return ", ".join(where) + f": {message}" if where else message
 
 
 def _outside(samples: torch.Tensor, categories: int, what: str) -> str | None:

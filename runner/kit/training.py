@@ -115,7 +115,7 @@ class TrainingChecker(api.CheckerBase):
         head = self.own["describe"](params, inputs) if "describe" in self.own else ""
         message = self.layout(got, expected) or self.moved(params, inputs, got, expected)
         if message:
-            return _joined(head, message)
+            return compare.headed(head, message)
         weights = {name.split(".", 1)[1]: got[name].to(torch.float64) for name in expected
                    if name.startswith((PARAMETER, BUFFER))}
 
@@ -127,7 +127,7 @@ class TrainingChecker(api.CheckerBase):
         scores = self.own["scores"](params, {**inputs, **self.held_out(inputs)}, predict)
         message = self.missed(params, scores) or self.evaluation(params, inputs, got, predict)
         if message:
-            return _joined(head, message)
+            return compare.headed(head, message)
         own = self.own.get("check")
         return own(params, inputs, got, scores) if own else None
 
@@ -230,10 +230,6 @@ def _listed(names: list[str]) -> str:
 
 def _holds(names: list[str]) -> str:
     return "holds" if len(names) == 1 else "hold"
-
-
-def _joined(head: str, message: str) -> str:
-    return f"{head}: {message}" if head else message
 
 
 __all__ = ["HELD_OUT", "LESSONS", "PREDICT", "PREDICTION_TOLERANCE", "SCORES", "TRAINING_HOOKS", "TRAINING_TABLES",
