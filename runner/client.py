@@ -156,6 +156,13 @@ class Harness:
             # The zygote imports it too before its next fork, so that later sandboxes find it paid.
             self.process.process.zygote.dynamo = True
 
+    def warm_up_triton(self, device: str, *, timeout_s: float = WARM_TIMEOUT_S) -> None:
+        """Before the load, for a kernel problem: have the harness import Triton and launch one kernel through
+        its interpreter (runner/harness/serve.py, warm_up_triton). Only trusted code has run when it is asked."""
+        answer = self.process.request({"type": "warm", "device": device, "triton": True}, timeout_s=timeout_s).header
+        if answer.get("type") != "warmed":
+            raise RuntimeError(f"the harness did not warm up: {answer}")
+
     def start_ranks(self, *, timeout_s: float, **settings: Any) -> None:
         """A distributed problem's rank processes, started before the load (nothing to do on another): the time
         they take is the judge's, and the pids found are those of processes only trusted code has run in."""

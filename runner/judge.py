@@ -13,8 +13,9 @@ prints or exits with is taken as a result.
 
 from __future__ import annotations
 
+import importlib.util
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import torch
@@ -98,6 +99,10 @@ def judge(problem: Problem | str, source: str | bytes, options: JudgeOptions | N
         raise JudgeError(f"seed_index is from 0 to {seeds.SEEDS_PER_VERSION - 1}, not {options.seed_index}")
     device = resolve_device(problem, options.device)
     tests = problem.selected_tests(options.tests)
+    if problem.kind == "kernel" and device == "cpu":
+        # Triton's interpreter says nothing of a kernel's speed on a GPU: on the CPU a timed test is checked like
+        # the others (values, traffic), and kernels are timed only on a GPU worker.
+        tests = [replace(test, timed=False) for test in tests]
     emit = on_event or (lambda event: None)
     key = options.secret_key if options.secret_key is not None else seeds.load_key(options.sandbox.state_dir)
     # Every lane draws its hidden inputs from this one seed.
@@ -160,6 +165,9 @@ def resolve_device(problem: Problem, device: str) -> str:
         raise JudgeError("--device cuda: no usable GPU on this machine")
     if device == "cuda" and problem.needs == "cpu" or device == "cpu" and problem.needs == "cuda":
         raise JudgeError(f"problem {problem.slug!r} needs {problem.needs}, not {device}")
+    if problem.kind == "kernel" and importlib.util.find_spec("triton") is None:
+        raise JudgeError(f"problem {problem.slug!r} is a Triton kernel, and Triton is not installed here (it is "
+                         "installed on Linux x86-64)")
     return device
 
 

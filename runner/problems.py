@@ -27,6 +27,9 @@ KIT_FILES = tuple(sorted(path.name for path in KIT_DIR.glob("*.py") if path.name
 # `kit_<name>` (a driver imports what it uses; the trusted side never trusts what they report).
 KIT_SANDBOX_MODULES = {("kit" if name == "sandbox.py" else "kit_" + name.removeprefix("sandbox_").removesuffix(".py")): name
                        for name in KIT_FILES if name == "sandbox.py" or name.startswith("sandbox_")}
+# Kit modules shipped only to problems of one kind: kit_kernel imports Triton (about 100 MiB resident), which every
+# other sandbox would otherwise load with the kit.
+KIND_ONLY_MODULES = {"kit_kernel": "kernel"}
 # A [[mistakes]] entry without a solution file names a function of spec.py, its keywords and the params it fits.
 SPEC_MISTAKE_KEYS = {"spec", "says", "with", "when"}
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -124,7 +127,8 @@ class Problem:
         """What the sandbox receives: the solution, the driver, the kit and the modules the problem shares."""
         blobs = {"solution": solution, "driver": self.driver_source()}
         for module, name in KIT_SANDBOX_MODULES.items():
-            blobs[f"module:{module}"] = (KIT_DIR / name).read_bytes()
+            if KIND_ONLY_MODULES.get(module, self.kind) == self.kind:
+                blobs[f"module:{module}"] = (KIT_DIR / name).read_bytes()
         for name in self.modules:
             blobs[f"module:{Path(name).stem}"] = self.source(name)
         return blobs

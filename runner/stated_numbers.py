@@ -15,7 +15,8 @@ problem.toml's and every number the section must state but does not:
   name matches `EXTREME_NAME`: `largest-…`, `longest-…`, `widest-…`, `large-…`, `huge-…` or `…overflow…`) and
   every test of a debugging problem: its sizes (every integer param, or list of integers, those of a table
   a debugging problem's model `config` included), its dtype, its memory bound where that is a figure, and its training
-  targets (`min_<score>`, `max_<score>`); a debugging problem's tolerance is its `prediction_tolerance`.
+  targets (`min_<score>`, `max_<score>`); a debugging problem's tolerance is its `prediction_tolerance`. Every test
+  of a kernel problem is stated too: its traffic bound is a formula of its sizes.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def tolerance_of(problem: Problem) -> dict[str, Any]:
     """The tolerance's settings as the kind applies them: problem.toml's, else the kit's defaults."""
     if problem.kind == "ranks" and "relative_tolerance" in problem.declared["ranks"]:
         return {"relative_tolerance": problem.declared["ranks"]["relative_tolerance"]}
-    if problem.kind in ("function", "module", "stateful", "ranks"):
+    if problem.kind in ("function", "module", "stateful", "ranks", "kernel"):
         return {"reference_multiple": checks.REFERENCE_MULTIPLE, "rounding_units": checks.ROUNDING_UNITS,
                 **problem.tolerance}
     if problem.kind == "wrapper":
@@ -104,9 +105,9 @@ def sizes_of(test: TestSpec, kind: str = "") -> dict[str, Any]:
 
 def stated_tests(problem: Problem) -> list[TestSpec]:
     """The tests whose numbers the statement must state: timed, memory-bound and extreme ones, and every test of
-    a debugging problem (each has a target of its own)."""
+    a debugging problem (each has a target of its own) or a kernel problem (each has a traffic bound)."""
     return [test for test in problem.tests
-            if problem.kind == "debugging" or test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
+            if problem.kind in ("debugging", "kernel") or test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
             or EXTREME_NAME.search(test.name)]
 
 

@@ -51,9 +51,12 @@ class Sandboxes:
                                   threads=self.threads, gpu_index=self.gpu_index)
 
     def warm_up(self, harness: Harness, blobs: dict[str, bytes], tests: Sequence[TestSpec]) -> None:
-        """Have harness import torch._dynamo before the load, where its code or tests will use it."""
+        """Have harness import torch._dynamo before the load, where its code or tests will use it, and Triton for
+        a kernel problem."""
         if uses_dynamo(blobs, tests):
             harness.warm_up_dynamo(self.device)
+        if self.problem.kind == "kernel":
+            harness.warm_up_triton(self.device)
 
     def start_ranks(self, harness: Harness, tests: Sequence[TestSpec]) -> dict[str, Any]:
         """Start harness's ranks, where the problem has them, before the load: only trusted code runs until they

@@ -14,6 +14,8 @@ from types import ModuleType
 
 from . import api
 from .api import Checker, Package
+from .kernel import KERNEL_TABLES, KernelChecker
+from .kernel import driver_source as kernel_driver
 from .ranks import RANKS_TABLES, RanksChecker
 from .sampler import SAMPLER_TABLES, SamplerChecker
 from .standard import STANDARD_TABLES, FunctionChecker, ModuleChecker
@@ -79,6 +81,8 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("debugging", "a training script the user repairs, run on the judge's data; the weights it ends with judged "
          "by the problem's own model on held-out data the sandbox never sees", ("spec.py",), TrainingChecker,
          training_driver, TRAINING_TABLES),
+    Kind("kernel", "Triton kernels and the host function that launches them, judged by value and, through Triton's "
+         "interpreter, by the bytes they load and store", ("spec.py",), KernelChecker, kernel_driver, KERNEL_TABLES),
     Kind("custom", "anything else: the package's own checker.py and driver.py", ("checker.py", "driver.py"),
          CustomChecker),
 )}

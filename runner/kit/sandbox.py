@@ -496,6 +496,16 @@ def _unpacked(saved):
     return saved
 
 
+def viewed(params, inputs):
+    """inputs with each one a test's `views` names replaced by the view its entry gives of it: `size`, `stride`
+    and `offset` (in elements) as torch.as_strided takes them. The wire carries tensors whole and contiguous, so
+    a strided layout (rows padded past their length, every k-th element, a transpose) is made on each side: by
+    the kernel kind's driver for the call, and by its checker for the truth (runner/kit/kernel.py)."""
+    views = params.get("views", {})
+    return {name: tensor.as_strided(views[name]["size"], views[name]["stride"], views[name].get("offset", 0))
+            if name in views else tensor for name, tensor in inputs.items()}
+
+
 def run_standard(kind, interface, solution, params, inputs, ctx):
     """The standard driver of kind (function or module). With `records_graph = false` in the interface, every
     tensor an operation saves for backward calls autograd::graph_recorded: the problem forbids it, so that a
@@ -525,4 +535,4 @@ _seal(globals())
 
 
 __all__ = ["aliases", "calls_observed", "each_call", "leaf", "parameter_reader", "run_function", "run_module", "run_standard",
-           "show_exception"]
+           "show_exception", "viewed"]

@@ -32,13 +32,17 @@ class ValueChecker(api.CheckerBase):
     loaded once per package version. A kind supplies `run`, the driver the truth and the mistakes are run by."""
 
     hooks: tuple[Hook, ...] = SPEC_HOOKS
+    # Whether the truth may come from the reference run here (a kind whose reference cannot run on this side, a
+    # Triton kernel, says no and requires spec.truth).
+    runs_reference = True
 
     def __init__(self, package: Package):
         self.package = package
         prefix = f"judge_kit_{package.slug.replace('-', '_')}_{package.version[:12]}"
         self.spec = load_module(package.path / "spec.py", f"{prefix}_spec")
         self.own = api.hooks_of(self.spec, self.hooks, f"{package.slug}/spec.py")
-        self.reference = load_module(package.path / "reference.py", f"{prefix}_reference")
+        self.reference = load_module(package.path / "reference.py", f"{prefix}_reference") \
+            if self.runs_reference else None
         self.mistakes = load_mistakes(package)
         self.scale_by = list(package.tolerance.get("scale_by", []))
         self.allowance = {name: value for name, value in package.tolerance.items() if name != "scale_by"}
@@ -89,7 +93,7 @@ class ValueChecker(api.CheckerBase):
             if not mistake.applies(params) or not looked_for(mistake.says):
                 continue
             if mistake.solution is None:
-                yield mistake.says, getattr(self.spec, mistake.spec)(params, inputs, **mistake.keywords)
+                yield mistake.says, self.spec_mistake(mistake, params, inputs)
                 continue
             try:
                 yield mistake.says, self.run_in_float64(mistake.solution, params, inputs)
@@ -99,6 +103,10 @@ class ValueChecker(api.CheckerBase):
             yield from ((says, outputs) for says, outputs in self.own["mistakes"](params, inputs) if looked_for(says))
         # Reached only where the caller took none of them (it stops at the first that is got's output).
         searched_in_vain()
+
+    def spec_mistake(self, mistake, params: Params, inputs: Tensors) -> Tensors:
+        """The float64 outputs of a `[[mistakes]]` entry that names a spec.py function."""
+        return getattr(self.spec, mistake.spec)(params, inputs, **mistake.keywords)
 
     def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors) -> float:
         """The tolerance an output of got's dtype is judged within (0 for integer and bool outputs)."""

@@ -159,6 +159,11 @@ def _environment(python_path: str, threads: int, gpu: gpus.Gpu | None, home: str
         env["LD_LIBRARY_PATH"] = os.environ["LD_LIBRARY_PATH"]
     if gpu is not None:
         env.update(CUDA_VISIBLE_DEVICES=gpu.cuda_visible, CUDA_DEVICE_ORDER="PCI_BUS_ID")
+    else:
+        # Without a GPU a Triton kernel runs through Triton's interpreter (the kernel kind). The switch is read when
+        # triton.language is imported, which torch._dynamo may do before any kernel problem's driver loads, so it is
+        # set for the whole process (a zygote's included) from its start.
+        env["TRITON_INTERPRET"] = "1"
     return env
 
 
