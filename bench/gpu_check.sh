@@ -6,6 +6,10 @@
 #   PYTHON=/path/to/python3 bench/gpu_check.sh    an interpreter that has torch with CUDA (default: python3)
 #   FULL=1 bench/gpu_check.sh              also `check --all --device cuda` (every solution of every problem)
 #   DEVICE=cpu bench/gpu_check.sh          the same steps on the CPU, to try the script on a machine without GPU
+#
+# The kernel problems (triton-*) are among the references judged: on CUDA their kernels go through Triton's real
+# compiler inside the sandbox (ptxas runs as the sandbox's child process, its time and memory the submission's),
+# their time is judged against the reference kernel's, and no traffic is counted (only the CPU interpreter counts).
 #   JOBS=4 bench/gpu_check.sh              judge the references, the hostile files and FULL's check --all four at
 #                                          a time (default 1), so that a many-core host gets through them in a short lease
 #

@@ -80,8 +80,12 @@ class Sandboxes:
             resource_limits["data_bytes"] = max(4 * limits.sandbox_memory_bytes, 32 << 30)
         # What the submission may not do (runner/harness/confine.py): start processes, since every problem runs
         # in the processes the harness starts (the ranks too, started before the load); hold memory outside the
-        # watchdog's count in memfd or shared anonymous mappings, but on CUDA, whose driver may use them.
-        confinement = {"processes": False, "shared_memory": self.device == "cuda"}
+        # watchdog's count in memfd or shared anonymous mappings, but on CUDA, whose driver may use them. A kernel
+        # problem on CUDA compiles its kernels with Triton's compiler, which runs ptxas as a child process: allowed
+        # there, inside the same sandbox, so that its CPU time and memory count as the submission's (on the CPU the
+        # interpreter runs every kernel in this process, and processes stay refused).
+        compiles = self.problem.kind == "kernel" and self.device == "cuda"
+        confinement = {"processes": compiles, "shared_memory": self.device == "cuda"}
         return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
                 "confine": confinement,
                 "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,

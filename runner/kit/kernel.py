@@ -11,7 +11,7 @@ the interpreter checking every access and counting the bytes of each load and st
   spec.mistakes, never a solution file run here);
 - where the reference's run counted traffic, the call's loads and stores each at most the test's bound,
   spec.traffic(params, inputs): {"load": (bytes, why), "store": (bytes, why)}; a count below what storing
-  every output once takes is a report the submission changed.
+  every output once, or reading every input once, takes is a report the submission changed.
 
 The interpreter runs in the submission's process, so the counts are its claims, as the operator counts are
 (docs/judge.md): a submission that patches the interpreter can lower them. The rules that make the host unable to
@@ -136,9 +136,14 @@ class KernelChecker(FunctionChecker):
         kernels = _words(got.get("traffic.kernels"))
         if None in counted.values() or kernels is None:
             return f"{self.describe(params, inputs)}: {TAMPERED}"
+        # One-sided claims: every output is stored and every input read at least once, so a count below either is a
+        # count the submission lowered.
         stored_once = sum(got[name].numel() * got[name].element_size() for name in self.outputs
                           if isinstance(got.get(name), torch.Tensor))
-        if counted["traffic.store"] < stored_once:
+        given = sandbox.viewed(params, inputs)
+        read_once = sum(given[name].numel() * given[name].element_size() for name in self.interface.get("args", [])
+                        if isinstance(given.get(name), torch.Tensor))
+        if counted["traffic.store"] < stored_once or counted["traffic.load"] < read_once:
             return f"{self.describe(params, inputs)}: {TAMPERED}"
         bounds = self.own["traffic"](params, inputs)
         for key in TRAFFIC_KEYS:
