@@ -165,10 +165,18 @@ def resolve_device(problem: Problem, device: str) -> str:
         raise JudgeError("--device cuda: no usable GPU on this machine")
     if device == "cuda" and problem.needs == "cpu" or device == "cpu" and problem.needs == "cuda":
         raise JudgeError(f"problem {problem.slug!r} needs {problem.needs}, not {device}")
-    if problem.kind == "kernel" and importlib.util.find_spec("triton") is None:
+    if problem.kind == "kernel" and not _triton_installed():
         raise JudgeError(f"problem {problem.slug!r} is a Triton kernel, and Triton is not installed here (it is "
                          "installed on Linux x86-64)")
     return device
+
+
+def _triton_installed() -> bool:
+    """Whether Triton can be imported here, without importing it (this process never runs a kernel)."""
+    try:
+        return importlib.util.find_spec("triton") is not None
+    except ImportError:
+        return False
 
 
 def precheck(source: str | bytes) -> tuple[bytes, str | None]:

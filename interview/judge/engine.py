@@ -104,6 +104,9 @@ class Package:
     version: str
 
 
+UNAVAILABLE = "unavailable"
+
+
 @dataclass
 class CheckResult:
     """A reference solution judged by the self-check."""
@@ -115,7 +118,9 @@ class CheckResult:
     ok: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        self.ok = self.verdict == ACCEPTED
+        # A problem this machine cannot judge at all (a Triton kernel where Triton is not installed) leaves the
+        # worker able to judge every other: it is reported, and does not fail the check.
+        self.ok = self.verdict in (ACCEPTED, UNAVAILABLE)
 
 
 # What a judge in two lanes takes from the pool (runner/judge.py, JudgeOptions.lanes): the first lane's user
@@ -252,7 +257,7 @@ def self_check(*, device: str, gpu_index: int = 0,
         try:
             outcome = judge(slug=package.slug, source=reference, suite="sample", device=device, gpu_index=gpu_index)
         except JudgeUnavailable as error:
-            result = CheckResult(package.slug, "unavailable", time.monotonic() - started, str(error))
+            result = CheckResult(package.slug, UNAVAILABLE, time.monotonic() - started, str(error))
         else:
             failed = next((test for test in outcome.tests if test.status not in (PASSED, SKIPPED)), None)
             message = f"{failed.name}: {failed.message}" if failed else ""

@@ -42,6 +42,37 @@ def test_the_self_check_fails_when_a_reference_is_not_accepted(tmp_path):
     assert f"FAIL cpu {SOFTMAX}: internal_error" in result.stdout
 
 
+# A finder first in line that fails every import of Triton, as on a machine without it.
+NO_TRITON = """import sys
+
+
+class _NoTriton:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "triton":
+            raise ModuleNotFoundError(name)
+
+
+sys.meta_path.insert(0, _NoTriton())
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_a_kernel_problem_where_triton_is_missing_is_reported_unavailable_and_fails_nothing(tmp_path):
+    content = content_with(tmp_path / "content", SOFTMAX, "triton-vector-add")
+    # A machine without Triton (its wheels are Linux x86-64 only): importing it fails, as it does there.
+    hidden = tmp_path / "without-triton"
+    hidden.mkdir()
+    (hidden / "sitecustomize.py").write_text(NO_TRITON)
+    environment = {**os.environ, "INTERVIEW_CONTENT_DIR": str(content), "DJANGO_SETTINGS_MODULE": "interview.settings",
+                   "PYTHONPATH": str(hidden)}
+    result = subprocess.run([sys.executable, "manage.py", "judge_self_check", "--json"], cwd=ROOT, env=environment,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    verdicts = {r["slug"]: (r["verdict"], r["ok"]) for r in json.loads(result.stdout)["results"]}
+    assert verdicts == {SOFTMAX: ("accepted", True), "triton-vector-add": ("unavailable", True)}
+
+
 def test_the_self_check_on_a_gpu_without_one_fails_saying_so(tmp_path):
     result = run_self_check(content_with(tmp_path / "content"), "--device", "cuda", "--json")
     assert result.returncode == 1
