@@ -150,7 +150,7 @@ class _Meter:
             bound = inspect.signature(executor.fn).bind(*args, **kwargs).arguments
         except TypeError:
             bound = {}
-        self._unchanged_since_last_launch(name)
+        self._unchanged_since_last_launch(f"before launching {name}")
         spans = []
         for argument, value in bound.items():
             if not isinstance(value, torch.Tensor) or value.device.type != "cpu":
@@ -183,15 +183,13 @@ class _Meter:
                 if buffer is not None:
                     buffer.snapshot = _bytes_at(buffer.start, buffer.end).copy()
 
-    def _unchanged_since_last_launch(self, kernel):
+    def _unchanged_since_last_launch(self, when):
         for start, end, name, original in self.inputs:
             if not np.array_equal(_bytes_at(start, end), original):
-                self.refuse(_Refused(INPUT_CHANGED, f"before launching {kernel}, the input {name} had been changed: the inputs must "
-                                "stay as they were given"))
+                self.refuse(_Refused(INPUT_CHANGED, f"{name}, {when}"))
         for buffer in self.buffers.values():
             if buffer.snapshot is not None and not np.array_equal(_bytes_at(buffer.start, buffer.end), buffer.snapshot):
-                self.refuse(_Refused(HOST_CHANGED, f"before launching {kernel}, memory a kernel had stored was changed by the host "
-                                "function: only kernels may compute"))
+                self.refuse(_Refused(HOST_CHANGED, when))
 
     # -- accesses
 
@@ -222,10 +220,7 @@ class _Meter:
                 for byte in range(itemsize):
                     buffer.written[mine + byte] = True
             elif not (buffer.written[mine].all() and buffer.written[mine + itemsize - 1].all()):
-                self.refuse(_Refused(UNSTORED_LOAD, f"{name}, program {_program()}: tl.load reads {argument} where no kernel of this call "
-                                "has stored: the host function filled it (a .contiguous() copy, torch.zeros, NumPy "
-                                "work), or it was never written. Kernels read the inputs as they were given (pass "
-                                "their strides) and what kernels stored"))
+                self.refuse(_Refused(UNSTORED_LOAD, f"{name}, program {_program()}, reading {argument}"))
         counts[0 if how == "load" else 1] += taken.size * itemsize
 
     @staticmethod
@@ -257,19 +252,16 @@ class _Meter:
             if buffer is None or buffer.end != span[1]:
                 if any(entry[:2] == span for entry in self.inputs):
                     continue  # an input returned: the checker says so
-                self.refuse(_Refused(OUTPUT_NOT_FROM_KERNEL, "an output was never passed to a kernel: the host function made it itself; every "
-                                "value of an output is stored by a kernel"))
+                self.refuse(_Refused(OUTPUT_NOT_FROM_KERNEL, f"the output of shape {tuple(output.shape)}"))
             offsets = _element_offsets(output)
             unwritten = ~(buffer.written[offsets] & buffer.written[offsets + output.element_size() - 1])
             if unwritten.any():
                 first = int(np.argmax(unwritten))
-                self.refuse(_Refused(OUTPUT_UNWRITTEN, f"{int(unwritten.sum())} of the {output.numel()} elements of an output of shape "
-                                f"{tuple(output.shape)} were never stored by a kernel, the first at flat index {first}: "
-                                "the grid misses a block, or a mask drops lanes it should keep"))
+                self.refuse(_Refused(OUTPUT_UNWRITTEN, f"{int(unwritten.sum())} of the {output.numel()} elements of the output "
+                                     f"of shape {tuple(output.shape)}, the first at flat index {first}"))
             if buffer.snapshot is None or not np.array_equal(_bytes_at(buffer.start, buffer.end), buffer.snapshot):
-                self.refuse(_Refused(OUTPUT_CHANGED, "after the last launch the host function changed an output: every value of an output "
-                                "is stored by a kernel"))
-        self._unchanged_since_last_launch("returning")
+                self.refuse(_Refused(OUTPUT_CHANGED, f"the output of shape {tuple(output.shape)}"))
+        self._unchanged_since_last_launch("when the host function returned")
 
     def reports(self, device):
         found = {"host.operators": _text(", ".join(sorted(self.host)), device)}
@@ -296,7 +288,8 @@ def _program():
 
 
 class _Refused(Exception):
-    """A rule of the kind broken in a way that makes the result wrong: reported (`kernel.refused`), not raised."""
+    """A rule of the kind broken in a way that makes the result wrong: reported (`kernel.refused`), not raised. Its
+    words are the particulars only (which kernel, program, argument, output): the trusted side says the rest."""
 
     def __init__(self, code, words):
         super().__init__(words)

@@ -1,0 +1,31 @@
+# expect: runtime_error
+# message: past its end
+# Masks the rows of a and the columns of b but not K: when K is not a multiple of BLOCK_K, the last step
+# reads BLOCK_K - K % BLOCK_K elements past each row of a, and past the end of a on its last row.
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    ks = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for start in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rows[:, None] * sam + (start + ks)[None, :] * sak,
+                    mask=rows[:, None] < M, other=0.0)
+        b = tl.load(b_ptr + (start + ks)[:, None] * sbk + cols[None, :] * sbn,
+                    mask=cols[None, :] < N, other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rows[:, None] * scm + cols[None, :] * scn, acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    (M, K), N = a.shape, b.shape[1]
+    c = torch.empty((M, N), dtype=torch.float32, device=a.device)
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    matmul_kernel[grid](a, b, c, M, N, K, *a.stride(), *b.stride(), *c.stride(), BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
+    return c
