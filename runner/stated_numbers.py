@@ -41,16 +41,20 @@ _OUTPUT_LINE = re.compile(r"^[-*]\s+(?:\*\*)?Output `([^`]+)`")
 
 
 def tolerance_of(problem: Problem) -> dict[str, Any]:
-    """The tolerance's settings as the kind applies them: problem.toml's, else the kit's defaults."""
+    """The tolerance's settings as the kind applies them: problem.toml's, else the kit's defaults (a kernel
+    problem's `[kernel] max_block` among them, a bound its statement states beside the tolerance)."""
     if problem.kind == "ranks" and "relative_tolerance" in problem.declared["ranks"]:
         return {"relative_tolerance": problem.declared["ranks"]["relative_tolerance"]}
-    if problem.kind in ("function", "module", "stateful", "ranks", "kernel"):
+    if problem.kind in ("function", "module", "stateful", "ranks"):
         return {"reference_multiple": checks.REFERENCE_MULTIPLE, "rounding_units": checks.ROUNDING_UNITS,
                 **problem.tolerance}
     if problem.kind == "wrapper":
         return {"relative_tolerance": wrapper.RELATIVE_TOLERANCE}
     if problem.kind == "sampler":
         return {"false_rejection": problem.declared["sampler"]["false_rejection"]}
+    if problem.kind == "kernel":
+        return {"reference_multiple": checks.REFERENCE_MULTIPLE, "rounding_units": checks.ROUNDING_UNITS,
+                **problem.tolerance, **problem.declared.get("kernel", {})}
     if problem.kind == "debugging":
         return {"prediction_tolerance": problem.declared.get("training", {}).get(
             "prediction_tolerance", training.PREDICTION_TOLERANCE)}

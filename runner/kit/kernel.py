@@ -9,7 +9,8 @@ the interpreter checking every access and counting the bytes of each load and st
 - every output, as the function kind judges it (runner/kit/standard.py), against spec.truth (the trusted side
   never imports Triton: the truth is the problem's own float64 computation, and a classic mistake is one of
   spec.mistakes, never a solution file run here);
-- where the reference's run counted traffic, the call's loads and stores each at most the test's bound,
+- where the reference's run counted traffic, no load or store spanning a block wider than `[kernel] max_block`
+  elements where the problem sets one, and the call's loads and stores each at most the test's bound,
   spec.traffic(params, inputs): {"load": (bytes, why), "store": (bytes, why)}; a count below what storing
   every output once, or reading every input once, takes is a report the submission changed.
 
@@ -38,7 +39,8 @@ TRUTH = Hook(api.TRUTH.name, api.TRUTH.parameters, "the float64 truth of every o
 KERNEL_HOOKS = tuple(TRUTH if hook.name == "truth" else hook for hook in SPEC_HOOKS) + (TRAFFIC,)
 # problem.toml's tables a kernel problem reads: the function kind's interface (no gradients) and tolerance.
 KERNEL_TABLES: Table = {**VALUE_TABLES, "interface": {key: INTERFACE[key] for key in ("call", "args", "kwargs",
-                                                                                       "outputs")}}
+                                                                                       "outputs")},
+                        "kernel": {"max_block": None}}
 TRAFFIC_KEYS = ("traffic.load", "traffic.store")
 # What each `kernel.refused` code of the driver means (runner/kit/sandbox_kernel.py), in the judge's own words: on a
 # hidden test these are all a message says, the driver's details being the submission's to forge.
@@ -145,6 +147,13 @@ class KernelChecker(FunctionChecker):
                         if isinstance(given.get(name), torch.Tensor))
         if counted["traffic.store"] < stored_once or counted["traffic.load"] < read_once:
             return f"{self.describe(params, inputs)}: {TAMPERED}"
+        widest, most = _count(got.get("traffic.widest")), self.package.declared.get("kernel", {}).get("max_block")
+        if widest is None:
+            return f"{self.describe(params, inputs)}: {TAMPERED}"
+        if most is not None and widest > most:
+            return (f"{self.describe(params, inputs)}: a kernel's tl.load or tl.store spans a block of {widest:,} "
+                    f"elements; this problem's blocks hold at most {most:,} (as a GPU's registers do), so a row longer "
+                    "than that is processed in a loop over blocks")
         bounds = self.own["traffic"](params, inputs)
         for key in TRAFFIC_KEYS:
             what = key.split(".")[1]

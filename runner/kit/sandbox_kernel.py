@@ -21,6 +21,8 @@ Each load and store counts the bytes of its unmasked lanes, every time it runs, 
 besides the interface's outputs (kit.run_function's reports):
     traffic.load, traffic.store   int64 (): bytes the call's kernels loaded from and stored to global memory
     traffic.launches              int64 (): kernel launches
+    traffic.widest                int64 (): the most lanes (block elements, masked ones included) one load or
+                                  store spanned, which a problem's `[kernel] max_block` bounds
     kernel.refused                int64 (): why the call was stopped or its result refused (INPUT_CHANGED, ...),
                                   0 when it was not, and kernel.refused.text, the details in words; the interface's
                                   outputs are not reported when it was
@@ -108,7 +110,7 @@ class _Meter:
 
     def start(self, ctx):
         """A judged run begins: its counts start from nothing."""
-        self.ctx, self.kernels, self.host = ctx, {}, set()
+        self.ctx, self.kernels, self.host, self.widest = ctx, {}, set(), 0
 
     def begin(self, inputs):
         """A call of the host function begins, on inputs (by name)."""
@@ -199,6 +201,7 @@ class _Meter:
         name, spans, starts, ends, counts = self.launch
         addresses = np.broadcast_to(ptrs, np.broadcast_shapes(np.shape(ptrs), np.shape(mask)))
         lanes = np.broadcast_to(mask, addresses.shape).astype(bool)
+        self.widest = max(self.widest, lanes.size)
         taken = addresses[lanes].astype(np.int64).reshape(-1)
         if taken.size == 0:
             return
@@ -274,7 +277,8 @@ class _Meter:
         found.update({"traffic.load": torch.tensor(loads, dtype=torch.int64, device=device),
                       "traffic.store": torch.tensor(stores, dtype=torch.int64, device=device),
                       "traffic.launches": torch.tensor(launches, dtype=torch.int64, device=device),
-                      "traffic.kernels": _text(lines, device)})
+                      "traffic.kernels": _text(lines, device),
+                      "traffic.widest": torch.tensor(self.widest, dtype=torch.int64, device=device)})
         return found
 
 
