@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 SHIPPED_SETS = {
     "nvidia-deep-learning-loop", "attention-from-scratch", "precision-and-memory", "distributed-training",
     "inference-systems", "llm-building-blocks", "debugging-training", "generative-models", "post-training",
-    "regularization-and-normalization",
+    "regularization-and-normalization", "gpu-kernels",
 }
 
 
