@@ -117,10 +117,11 @@ def test_the_filesystem_is_read_only_and_holds_no_repository(inside):
 
 def test_the_environment_holds_nothing_but_what_python_needs(inside):
     report, _ = inside
-    # TORCHINDUCTOR_CACHE_DIR names the folder importing torch._dynamo makes, the same for every uid.
+    # TORCHINDUCTOR_CACHE_DIR names the folder importing torch._dynamo makes, the same for every uid;
+    # TRITON_INTERPRET runs a kernel problem's kernels through Triton's interpreter where there is no GPU.
     assert set(report["environment"]) <= {"PATH", "HOME", "LANG", "PYTHONPATH", "PYTHONUNBUFFERED",
                                           "PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                                          "LD_LIBRARY_PATH", "PWD", "TORCHINDUCTOR_CACHE_DIR"}
+                                          "LD_LIBRARY_PATH", "PWD", "TORCHINDUCTOR_CACHE_DIR", "TRITON_INTERPRET"}
 
 
 def test_namespaces(inside):
