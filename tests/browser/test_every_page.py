@@ -462,4 +462,7 @@ def test_on_a_phone_the_header_offers_sign_up_and_run_and_submit_stay_in_view_wh
     assert caret and 0 <= caret["y"] and caret["y"] + caret["height"] <= actions["y"], (caret, actions)
     page.screenshot(path=ARTIFACTS / "phone-typing-run-and-submit.png")
     assert not visit.errors, visit.errors
+    # The typing is saved as the account's draft 0.8 s after the last key, and a page closed with unsaved changes
+    # sends them as it goes: waiting for the save keeps a request from running into the database's flush.
+    expect(page.locator("[data-draft-status]")).to_have_text("Draft saved", timeout=10_000)
     visit.close()
