@@ -28,7 +28,7 @@ from runner import compare
 
 from . import api, sandbox
 from .api import Hook, KitError, Package, Params, Table, Tensors
-from .reports import TAMPERED
+from .reports import TAMPERED, scalar
 from .standard import INTERFACE, FunctionChecker
 from .values import SPEC_HOOKS, VALUE_TABLES
 
@@ -86,12 +86,6 @@ def _words(report: torch.Tensor | None) -> str | None:
     return bytes(report.tolist()).rstrip(b"\0").decode("utf-8", "replace")
 
 
-def _count(report: torch.Tensor | None) -> int | None:
-    if report is None or report.dtype != torch.int64 or report.dim() != 0:
-        return None
-    return int(report)
-
-
 class KernelChecker(FunctionChecker):
     """The kernel kind's checker."""
 
@@ -115,7 +109,7 @@ class KernelChecker(FunctionChecker):
         raise KitError(f"{self.package.slug}: the trusted side never runs a kernel; spec.truth gives the truth")
 
     def check(self, params: Params, inputs: Tensors, got: Tensors, expected: Tensors) -> str | None:
-        code = _count(got.get("kernel.refused"))
+        code = scalar(got.get("kernel.refused"), torch.int64)
         if code != 0:
             if code not in REFUSALS:
                 return f"{self.describe(params, inputs)}: {TAMPERED}"
@@ -134,7 +128,7 @@ class KernelChecker(FunctionChecker):
         """The call's traffic against the test's bounds, where the reference's run counted it."""
         if not all(key in expected for key in TRAFFIC_KEYS):
             return None
-        counted = {key: _count(got.get(key)) for key in TRAFFIC_KEYS}
+        counted = {key: scalar(got.get(key), torch.int64) for key in TRAFFIC_KEYS}
         kernels = _words(got.get("traffic.kernels"))
         if None in counted.values() or kernels is None:
             return f"{self.describe(params, inputs)}: {TAMPERED}"
@@ -147,7 +141,7 @@ class KernelChecker(FunctionChecker):
                         if isinstance(given.get(name), torch.Tensor))
         if counted["traffic.store"] < stored_once or counted["traffic.load"] < read_once:
             return f"{self.describe(params, inputs)}: {TAMPERED}"
-        widest, most = _count(got.get("traffic.widest")), self.package.declared.get("kernel", {}).get("max_block")
+        widest, most = scalar(got.get("traffic.widest"), torch.int64), self.package.declared.get("kernel", {}).get("max_block")
         if widest is None:
             return f"{self.describe(params, inputs)}: {TAMPERED}"
         if most is not None and widest > most:
