@@ -50,6 +50,16 @@ def truth(params, inputs):
     return found
 
 
+def magnitude(name, params, inputs):
+    """The rounding floor's magnitude: an angle m theta_i off by a few units of the angles' dtype at position m moves
+    a coordinate by that times m times its size, so the floor is rounding_units x eps_a x (offset + seq) x a, a the
+    largest input (q, k, the upstream gradients), in units of the output's eps."""
+    dtype = DTYPES[params["dtype"]]
+    angles = torch.finfo(torch.promote_types(dtype, torch.float32)).eps / torch.finfo(dtype).eps
+    largest = max(x.abs().max().item() for x in inputs.values() if x.numel())
+    return angles * (params.get("offset", 0) + params["seq"]) * largest
+
+
 def check(params, inputs, got, truth):
     """With the same query and key at every position, q_rot[m] . k_rot[n] may depend only on m - n."""
     if not params.get("same_vector"):

@@ -97,6 +97,8 @@ MISTAKES = Hook("mistakes", ("params", "inputs"), "(says, float64 outputs) of cl
 DIAGNOSE = Hook("diagnose", ("name", "params", "inputs", "got", "truth"), "why output `name` is wrong, when known")
 CHECK = Hook("check", ("params", "inputs", "got", "truth"), "the problem's own checks, after the kit's; None when fine")
 MEMORY_LIMIT = Hook("memory_limit", ("params", "inputs"), "(bytes, what they are) of a bound of its own, or None")
+MAGNITUDE = Hook("magnitude", ("name", "params", "inputs"),
+                 "the magnitude output `name`'s rounding scales with where neither the truth's nor an input's says it")
 PREPARE = Hook("prepare", ("params", "inputs"), "compute ahead what check needs from the inputs alone")
 CHECK_SENT = Hook("check_sent", ("params", "sent"), "None when the bytes each rank sent keep the rule, else why not")
 
@@ -164,6 +166,6 @@ def _parameters_problem(value: Any, hook: Hook) -> str | None:
     return None
 
 
-__all__ = ["CHECK", "CHECK_SENT", "DESCRIBE", "DIAGNOSE", "INPUTS", "MEMORY_LIMIT", "MISTAKES", "PREPARE", "TRUTH",
+__all__ = ["CHECK", "CHECK_SENT", "DESCRIBE", "DIAGNOSE", "INPUTS", "MAGNITUDE", "MEMORY_LIMIT", "MISTAKES", "PREPARE", "TRUTH",
            "ANY_NAME", "Checker", "CheckerBase", "Hook", "KitError", "Package", "Params", "Table", "Tensors",
            "hooks_of", "refuse_unknown_keys"]

@@ -68,7 +68,8 @@ def driver_source(package: Package) -> str:
 
 
 # spec.py's hooks that take the inputs, by the position of their params (inputs follow it).
-VIEWED_HOOKS = {"truth": 0, "describe": 0, "check": 0, "memory_limit": 0, "traffic": 0, "mistakes": 0, "diagnose": 1}
+VIEWED_HOOKS = {"truth": 0, "describe": 0, "check": 0, "memory_limit": 0, "traffic": 0, "mistakes": 0, "diagnose": 1,
+                "magnitude": 1}
 
 
 def _on_views(hook, at: int):

@@ -190,7 +190,7 @@ class RanksChecker(ValueChecker):
         if mismatch is None and output in step.exact:
             message = checks.check_exact(words, value.double(), want)
             return message and f"{where}: {message}"
-        allowed = None if mismatch else self.allowed(value, reference, want, inputs)
+        allowed = None if mismatch else self.allowed(value, reference, want, inputs, base, params)
         message = mismatch or compare.tensors(words, value.double(), want, atol=allowed, rtol=0)
         if message is None:
             return None
@@ -203,12 +203,13 @@ class RanksChecker(ValueChecker):
             why = self.own["diagnose"](base, rank, params, inputs, got, truth)
         return f"{where}: {message}{f' — {why}' if why else ''}"
 
-    def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors) -> float:
+    def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors,
+                name: str = "", params: Params | None = None) -> float:
         """[ranks]' `relative_tolerance` of the truth's largest magnitude where declared, else the kit's tolerance
         derived from the reference's own error on this rank."""
         relative = self.rules.get("relative_tolerance")
         if relative is None:
-            return super().allowed(got, expected, truth, inputs)
+            return super().allowed(got, expected, truth, inputs, name, params)
         return relative * max(truth.abs().max().item(), 1e-30) if truth.numel() else 0.0
 
     def mistake_reproduced(self, name: str, output: str, value: torch.Tensor, want: torch.Tensor, allowed: float,

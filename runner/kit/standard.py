@@ -123,7 +123,7 @@ class FunctionChecker(ValueChecker):
         truth = self.truth(params, inputs)
         judged = [name for name in self.outputs if name in expected and not without_values(name, expected)]
         for name in judged + [name for name in expected if name.endswith(".grad")]:
-            message = self.value_problem(name, got[name], expected[name], truth[name], inputs)
+            message = self.value_problem(name, got[name], expected[name], truth[name], inputs, params)
             if message:
                 return f"{message}.{self.function_diagnosis(name, params, inputs, got, expected, truth)}"
         for name in self.outputs:
@@ -161,7 +161,7 @@ class FunctionChecker(ValueChecker):
         laid_out = self.device_problem(params, key, got, expected) or compare.layout(key, got[key], expected[key])
         if laid_out or without_values(key, expected):
             return laid_out
-        return self.value_problem(key, got[key], expected[key], truth[name], inputs)
+        return self.value_problem(key, got[key], expected[key], truth[name], inputs, params)
 
     def device_problem(self, params, name, got, expected) -> str | None:
         """Where output `name` was created, when that is not where the reference created it, or None."""
@@ -272,7 +272,7 @@ class ModuleChecker(FunctionChecker):
                         f"{', '.join(name for name in learnable if name not in frozen)}"
                         + (f" with {', '.join(frozen)} frozen" if frozen else "") + (f": {hint}" if hint else ""))
             for name in [key for key in expected if key.endswith(after) and not key.startswith("learnable")]:
-                message = self.value_problem(name, got[name], expected[name], truth[name], inputs) \
+                message = self.value_problem(name, got[name], expected[name], truth[name], inputs, params) \
                     if name in got else f"{name}: missing"
                 if message:
                     return f"{call}: {message}.{self.diagnosis(name, params, inputs, got, expected, truth)}"

@@ -107,7 +107,7 @@ class StatefulChecker(ValueChecker):
             if not self.comparison(name).judged:
                 continue
             message = compare.layout(name, got_judged.get(name), expected_judged[name]) or \
-                self.value_problem(name, got_judged[name], expected_judged[name], truth[name], inputs)
+                self.value_problem(name, got_judged[name], expected_judged[name], truth[name], inputs, params)
             if message:
                 diagnosis = self.diagnosis(name, params, inputs, got_judged, expected_judged, truth)
                 return f"{self.head(name, params, inputs)}{message}.{diagnosis}"
@@ -115,7 +115,7 @@ class StatefulChecker(ValueChecker):
         return own(params, inputs, got, reports) if own else None
 
     def value_problem(self, name: str, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor,
-                      inputs: Tensors) -> str | None:
+                      inputs: Tensors, params: Params | None = None) -> str | None:
         """As `[outputs]` says: exactly, or within its atol and rtol, of the truth; else as ValueChecker does."""
         comparison = self.comparison(name)
         if comparison.exact:
@@ -123,10 +123,10 @@ class StatefulChecker(ValueChecker):
         if comparison.stated:
             return compare.tensors(name, got.to(torch.float64), truth.to(torch.float64), atol=comparison.atol,
                                    rtol=comparison.rtol)
-        return super().value_problem(name, got, expected, truth, inputs)
+        return super().value_problem(name, got, expected, truth, inputs, params)
 
     def output_allowance(self, name: str, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor,
-                         inputs: Tensors) -> float:
+                         inputs: Tensors, params: Params | None = None) -> float:
         """How far output `name` may be from the truth: 0 when exact, its atol and rtol at the truth's largest
         magnitude when stated, else ValueChecker's tolerance."""
         comparison = self.comparison(name)
@@ -136,7 +136,7 @@ class StatefulChecker(ValueChecker):
             finite = truth[torch.isfinite(truth)] if truth.is_floating_point() else truth
             largest = finite.abs().max().item() if finite.numel() else 0.0
             return comparison.atol + comparison.rtol * largest
-        return self.allowed(got, expected, truth, inputs)
+        return self.allowed(got, expected, truth, inputs, name, params)
 
     def named_mistake(self, name: str, params: Params, inputs: Tensors, got: Tensors, expected: Tensors,
                       truth: Tensors) -> str:
@@ -149,7 +149,7 @@ class StatefulChecker(ValueChecker):
         if got.get(name) is None:
             return ""
         comparable = [n for n in judged if n == name or (got.get(n) is not None and got[n].shape == truth[n].shape)]
-        allowed = {n: self.output_allowance(n, got[n], expected[n], truth[n], inputs) for n in comparable}
+        allowed = {n: self.output_allowance(n, got[n], expected[n], truth[n], inputs, params) for n in comparable}
         first = None
         for says, reports in self.candidates(params, inputs):
             outputs = self.judged(params, inputs, reports)

@@ -21,7 +21,8 @@ from .mistakes import (MISTAKES_TABLE, agree, exactly, load_mistakes, looked_for
                        searched_in_vain, searching)
 from .truth import load_module, run_in_float64
 
-SPEC_HOOKS = (api.INPUTS, api.TRUTH, api.DESCRIBE, api.MISTAKES, api.DIAGNOSE, api.CHECK, api.MEMORY_LIMIT)
+SPEC_HOOKS = (api.INPUTS, api.TRUTH, api.DESCRIBE, api.MISTAKES, api.DIAGNOSE, api.CHECK, api.MEMORY_LIMIT,
+              api.MAGNITUDE)
 # The problem.toml tables every kind judged against a float64 truth reads: the tolerance and the classic mistakes.
 VALUE_TABLES: Table = {"tolerance": {"reference_multiple": None, "rounding_units": None, "scale_by": None},
                        "mistakes": MISTAKES_TABLE}
@@ -71,17 +72,21 @@ class ValueChecker(api.CheckerBase):
             return memo.FLOAT64_RUNS.run(own, self.spec, params, inputs, lambda: own(params, inputs))
         return self.run_in_float64(self.reference, params, inputs)
 
-    def allowance_for(self, inputs: Tensors) -> dict[str, float]:
-        """The tolerance's settings for one call: problem.toml's, and the magnitude of the inputs it names."""
-        scaled = [inputs[name].abs().max().item() for name in self.scale_by if inputs[name].numel()]
+    def allowance_for(self, inputs: Tensors, name: str = "", params: Params | None = None) -> dict[str, float]:
+        """The tolerance's settings for output `name` of one call: problem.toml's, and the magnitude its rounding
+        scales with, the largest of the inputs scale_by names and of spec.magnitude(name, params, inputs)."""
+        scaled = [inputs[each].abs().max().item() for each in self.scale_by if inputs[each].numel()]
+        own = self.own.get("magnitude")
+        if own is not None and params is not None:
+            scaled.append(float(own(name, params, inputs)))
         return {**self.allowance, "magnitude": max([1.0, *scaled])}
 
     def value_problem(self, name: str, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor,
-                      inputs: Tensors) -> str | None:
+                      inputs: Tensors, params: Params | None = None) -> str | None:
         """Floating outputs against the truth within the tolerance; integer and bool ones exactly."""
         if not expected.is_floating_point():
             return checks.check_exact(name, got, expected)
-        return checks.check_close(name, got, expected, truth, **self.allowance_for(inputs))
+        return checks.check_close(name, got, expected, truth, **self.allowance_for(inputs, name, params))
 
     def candidates(self, params: Params, inputs: Tensors) -> Iterator[tuple[str, Tensors]]:
         """(what the mistake is, its float64 outputs) for each classic mistake that applies to the test: the
@@ -108,11 +113,12 @@ class ValueChecker(api.CheckerBase):
         """The float64 outputs of a `[[mistakes]]` entry that names a spec.py function."""
         return getattr(self.spec, mistake.spec)(params, inputs, **mistake.keywords)
 
-    def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors) -> float:
-        """The tolerance an output of got's dtype is judged within (0 for integer and bool outputs)."""
+    def allowed(self, got: torch.Tensor, expected: torch.Tensor, truth: torch.Tensor, inputs: Tensors,
+                name: str = "", params: Params | None = None) -> float:
+        """The tolerance output `name`, of got's dtype, is judged within (0 for integer and bool outputs)."""
         if not got.is_floating_point():
             return 0.0
-        return checks.tolerance(got.dtype, expected, truth, **self.allowance_for(inputs))
+        return checks.tolerance(got.dtype, expected, truth, **self.allowance_for(inputs, name, params))
 
     def named_mistake(self, name: str, params: Params, inputs: Tensors, got: Tensors, expected: Tensors,
                       truth: Tensors) -> str:
@@ -122,7 +128,7 @@ class ValueChecker(api.CheckerBase):
             return ""
         others = [n for n in expected if n != name and got.get(n) is not None and n in truth
                   and got[n].shape == truth[n].shape]
-        allowed = {n: self.allowed(got[n], expected[n], truth[n], inputs) for n in [name, *others]}
+        allowed = {n: self.allowed(got[n], expected[n], truth[n], inputs, n, params) for n in [name, *others]}
         for says, outputs in self.candidates(params, inputs):
             if reproduces(got[name], outputs.get(name), truth[name], allowed[name]) and \
                     agree(got, outputs, truth, allowed, others):

@@ -11,7 +11,7 @@ import torch
 from runner import compare, kit, load_problem
 from runner.kit import reports, sandbox, truth
 
-from .conftest import FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
+from .conftest import FIXTURE_PROBLEMS, ROOT, judge_for_tests, requires_bubblewrap
 
 FUNCTION = load_problem("kit-function", FIXTURE_PROBLEMS)
 MODULE = load_problem("kit-module", FIXTURE_PROBLEMS)
@@ -21,6 +21,18 @@ def test_the_tolerance_is_the_larger_of_the_references_error_and_a_few_rounding_
     truth = torch.tensor([1.0, -3.0], dtype=torch.float64)
     assert kit.tolerance(torch.float32, truth + 1e-3, truth) == pytest.approx(8e-3)
     assert kit.tolerance(torch.float32, truth, truth) == pytest.approx(32 * torch.finfo(torch.float32).eps * 3)
+
+
+def test_a_specs_magnitude_raises_the_rounding_floor_with_what_it_says_the_rounding_scales_with():
+    # RoPE's angle at position m is off by a few units of m, so the floor grows with the last position.
+    rope = load_problem("rope", ROOT / "problems")
+    params = {"batch": 1, "heads": 1, "kv_heads": 1, "seq": 1, "head_dim": 8, "dtype": "float64", "grad": False}
+    inputs = rope.checker.inputs(params, torch.Generator().manual_seed(0))
+    largest = max(inputs["q"].abs().max().item(), inputs["k"].abs().max().item())
+    truth = rope.checker.truth({**params, "offset": 32767}, inputs)["q_rot"]
+    allowed = rope.checker.allowed(truth, truth, truth, inputs, "q_rot", {**params, "offset": 32767})
+    assert allowed == pytest.approx(8 * torch.finfo(torch.float64).eps * 32768 * largest)
+    assert rope.checker.allowed(truth, truth, truth, inputs, "q_rot") < allowed / 1000  # without the params: none
 
 
 def test_exact_outputs_are_equal_or_off_by_at_most_what_is_allowed():
