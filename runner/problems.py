@@ -81,7 +81,7 @@ class TestSpec:
 # the judge ignores `follow_ups`, which only the site reads (sync_content).
 COMMON_TABLES: Table = {
     **dict.fromkeys(("title", "difficulty", "kind", "topics", "tags", "needs", "world_size", "entry_points",
-                     "forbidden", "forbidden_stems", "allowed_operators", "modules", "follow_ups")),
+                     "forbidden", "forbidden_stems", "allowed_operators", "modules", "follow_ups", "threads")),
     "limits": dict.fromkeys(limit.name for limit in fields(Limits)),
     "tests": dict.fromkeys(key.name for key in fields(TestSpec)),
 }
@@ -109,6 +109,10 @@ class Problem:
     interface: dict[str, Any] = field(default_factory=dict)
     tolerance: dict[str, float] = field(default_factory=dict)
     mistakes: list[dict[str, str]] = field(default_factory=list)
+    # Whether a submission may start threads of its own (runner/harness/confine.py). What the harness counts
+    # inside the process is seen thread by thread, so only a problem that needs threads after the load has them:
+    # the ranks kind's (gloo's, for the groups each test makes), unless problem.toml says otherwise.
+    threads: bool = False
     declared: dict[str, Any] = field(default_factory=dict, repr=False)  # the whole of problem.toml
     _checker: Checker | None = field(default=None, repr=False)
 
@@ -247,6 +251,9 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         raise ValueError("forbidden_stems lists the stems of operator names the problem is about")
     if not (isinstance(allowed, dict) and all(isinstance(why, str) and why.strip() for why in allowed.values())):
         raise ValueError("[allowed_operators] maps each operator a forbidden stem matches but the problem allows to why")
+    threads = meta.get("threads", kind == "ranks")
+    if not isinstance(threads, bool):
+        raise ValueError("`threads` is true or false: whether a submission may start threads of its own")
     mistakes = list(meta.get("mistakes", []))
     spec_only = [m for m in mistakes if not (isinstance(m, dict) and set(m) == {"solution", "says"})]
     if not all(isinstance(m, dict) and {"spec", "says"} <= set(m) <= SPEC_MISTAKE_KEYS
@@ -261,5 +268,5 @@ def _problem_from(slug: str, path: Path, meta: dict[str, Any]) -> Problem:
         limits=Limits(**meta.get("limits", {})), tests=tests,
         version=version_of(path, judging_files(path, meta)),
         kind=kind, topics=list(meta.get("topics", [])), interface=interface,
-        tolerance=dict(meta.get("tolerance", {})), mistakes=mistakes, declared=meta,
+        tolerance=dict(meta.get("tolerance", {})), mistakes=mistakes, threads=threads, declared=meta,
     )

@@ -96,6 +96,7 @@ class Package:
     tags: list[str]
     needs: str
     world_size: int
+    threads: bool
     statement_markdown: str
     starter_code: str
     explanation_markdown: str
@@ -280,7 +281,7 @@ def load_packages(content_dir: Path) -> tuple[list[Package], list[tuple[str, str
             continue
         packages.append(Package(
             slug=problem.slug, path=problem.path, title=problem.title, difficulty=problem.difficulty,
-            tags=list(problem.tags), needs=problem.needs, world_size=problem.world_size,
+            tags=list(problem.tags), needs=problem.needs, world_size=problem.world_size, threads=problem.threads,
             statement_markdown=(problem.path / "statement.md").read_text(),
             starter_code=(problem.path / "starter.py").read_text(),
             explanation_markdown=(problem.path / "explanation.md").read_text(),

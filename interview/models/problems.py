@@ -36,6 +36,10 @@ class Problem(models.Model):
     )
     needs = models.CharField(max_length=4, choices=Needs.choices, default=Needs.ANY)
     world_size = models.PositiveSmallIntegerField(default=1)
+    threads = models.BooleanField(
+        default=False, help_text="Whether a submission may start threads of its own on the CPU (problem.toml's "
+                                 "`threads`; the ranks' problems may).",
+    )
     statement_markdown = models.TextField()
     statement_html = models.TextField(editable=False)
     starter_code = models.TextField()

@@ -111,6 +111,7 @@ def _problem_values(package: "Package") -> dict:
         "tags": package.tags,
         "needs": package.needs,
         "world_size": package.world_size,
+        "threads": package.threads,
         "statement_markdown": package.statement_markdown,
         "statement_html": render_markdown(_without_title(_without_hints(package.statement_markdown))),
         "hints_html": [render_markdown(hint) for hint in statement_hints(package.statement_markdown)],

@@ -8,6 +8,13 @@ the submission:
   before the load), so fork, vfork and clone without CLONE_THREAD fail with EPERM, and clone3 with ENOSYS so
   that glibc falls back to clone, whose flags a filter can read. Work in a child would be out of the judge's
   sight: a child reaped by the kernel (SIGCHLD ignored) leaves its CPU time and memory in no process's count.
+- threads: where `threads` is off, clone with CLONE_THREAD fails too, so the program runs on the thread that
+  calls it and no other. What the harness and a problem's driver count inside the process (operators, live
+  tensor bytes, saved tensors, a wrapped block's runs) is seen through dispatch modes and autograd settings,
+  which are thread-local: work on a thread the submission started would be out of their sight. The judge
+  turns threads off wherever it can (runner/judging/sandboxes.py): every problem run in one process on the
+  CPU. Ranks need threads after the load (gloo's, for every group a test makes), and a GPU run needs the
+  driver's.
 - memory: what a program holds must be where the judge's watchdog counts it (resident memory, the sandbox's
   tmpfs mounts, TCP and UDP queues; runner/sandbox/process.py). So System V shared memory, semaphores and
   message queues, POSIX message queues, memfd_secret, vmsplice, splice and tee, growing a pipe
@@ -82,13 +89,18 @@ GPU_NODES = "/dev/nvidia*"
 NOTE = ("the judge refused this call: a submission runs in this one process (no fork, subprocess or "
         "multiprocessing), and keeps its memory where the judge counts it (no memfd, System V IPC, message "
         "queues, shared anonymous mappings, or larger pipe and socket buffers)")
+THREAD_NOTE = ("the judge refused a new thread: in this problem a submission runs on the thread that calls it "
+               "and no other, since what the judge counts inside the process (operators, memory, autograd's "
+               "saved tensors) is seen thread by thread")
+# Whether apply() turned threads off in this process, for refusal_note.
+_threads_refused = False
 
 
 class ConfinementFailed(Exception):
     """The kernel would not take the confinement: the harness must not load a submission without it."""
 
 
-def submission_filter(arch: str, *, processes: bool, shared_memory: bool) -> bytes:
+def submission_filter(arch: str, *, processes: bool, shared_memory: bool, threads: bool = True) -> bytes:
     """The seccomp program for the policy, for arch."""
     calls = CALLS[arch]
     deny = bpf.errno_return(errno.EPERM)
@@ -101,7 +113,10 @@ def submission_filter(arch: str, *, processes: bool, shared_memory: bool) -> byt
     program = [*bpf.prologue(arch, deny), *bpf.returning(refused, deny)]
     if not processes:
         program += bpf.returning([calls["clone3"]], bpf.errno_return(errno.ENOSYS))
-        program += bpf.on_call(calls["clone"], bpf.argument_has_all(0, [CLONE_THREAD], allow, deny))
+        if threads:
+            program += bpf.on_call(calls["clone"], bpf.argument_has_all(0, [CLONE_THREAD], allow, deny))
+        else:
+            program += bpf.returning([calls["clone"]], deny)
     if not shared_memory:
         program += bpf.on_call(calls["mmap"], bpf.argument_has_all(3, [MAP_ANONYMOUS, MAP_SHARED], deny, allow))
     program += bpf.on_call(calls["fcntl"], bpf.argument_in(1, [F_SETPIPE_SZ], deny, allow))
@@ -120,14 +135,17 @@ def c_library() -> ctypes.CDLL:
     return libc
 
 
-def apply(*, device: str, processes: bool, shared_memory: bool) -> None:
+def apply(*, device: str, processes: bool, shared_memory: bool, threads: bool = True) -> None:
     """Restrict writes with Landlock where the kernel has it, then install the seccomp filter on every thread;
     ConfinementFailed if the filter cannot be installed."""
+    global _threads_refused
     libc = c_library()
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise ConfinementFailed(f"no_new_privs: {os.strerror(ctypes.get_errno())}")
     _restrict_writes(libc, device)
-    install_filter(libc, submission_filter(bpf.machine(), processes=processes, shared_memory=shared_memory))
+    install_filter(libc, submission_filter(bpf.machine(), processes=processes, shared_memory=shared_memory,
+                                           threads=threads))
+    _threads_refused = not threads and not processes
 
 
 def install_filter(libc, program: bytes) -> None:
@@ -186,4 +204,6 @@ def refusal_note(error: BaseException) -> str | None:
     """Words for an error that a refusal of the judge's filters may have caused (EPERM), or None."""
     if isinstance(error, OSError) and error.errno == errno.EPERM:
         return NOTE
+    if _threads_refused and isinstance(error, RuntimeError) and "can't start new thread" in str(error):
+        return THREAD_NOTE
     return None

@@ -84,8 +84,11 @@ class Sandboxes:
         # problem on CUDA compiles its kernels with Triton's compiler, which runs ptxas as a child process: allowed
         # there, inside the same sandbox, so that its CPU time and memory count as the submission's (on the CPU the
         # interpreter runs every kernel in this process, and processes stay refused).
+        # Threads too, since what the harness counts inside the process is seen thread by thread, unless the
+        # problem needs them (Problem.threads: the ranks') or the device does (a GPU run, the driver's).
         compiles = self.problem.kind == "kernel" and self.device == "cuda"
-        confinement = {"processes": compiles, "shared_memory": self.device == "cuda"}
+        confinement = {"processes": compiles, "shared_memory": self.device == "cuda",
+                       "threads": self.problem.threads or self.device != "cpu"}
         return {"device": self.device, "forbidden": self.problem.forbidden, "limits": resource_limits,
                 "confine": confinement,
                 "entry_points": self.problem.entry_points, "world_size": self.problem.world_size,

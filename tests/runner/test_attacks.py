@@ -4,7 +4,9 @@ trace on the machine: no process of its sandbox uid, no file outside the sandbox
 An attack's header: `# expect:` its verdict, `# message:` a phrase the failing test's message holds,
 `# tests:` sample or all (sample by default), `# problem:` the problem it attacks (stable-softmax by default),
 `# device:` cuda for one that needs a GPU, `# sandbox-memory-mib:` a smaller sandbox memory limit than the
-problem's, for an attack that fills it (on a busy machine, filling 2 GiB can outlast a call's wall clock)."""
+problem's, for an attack that fills it (on a busy machine, filling 2 GiB can outlast a call's wall clock),
+`# threads: allowed` to judge the problem as one whose submissions may start threads (the ranks' problems, and
+every problem on a GPU), for an attack on what the judge observes across threads."""
 
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ def _problem_for(path: Path):
     problem = load_problem(header_field(path, "problem") or "stable-softmax")
     if mib := header_field(path, "sandbox-memory-mib"):
         problem = replace(problem, limits=replace(problem.limits, sandbox_memory_bytes=int(mib) << 20))
+    if header_field(path, "threads") == "allowed":
+        problem = replace(problem, threads=True)
     return problem
 
 

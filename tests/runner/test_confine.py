@@ -113,3 +113,41 @@ def test_a_forbidden_operator_on_another_thread_is_refused_and_recorded(report):
 
 def test_the_filter_is_in_force_on_the_process(report):
     assert int(report["seccomp filters"]) >= 1
+
+
+# With threads off (every problem of one process on the CPU): the program runs on the calling thread alone, and
+# what a judged call does without starting a thread still works.
+ONE_THREAD_PROBE = r'''
+import json, threading
+import torch
+import torch.utils.checkpoint
+from runner.harness import confine
+
+layer = torch.nn.Linear(8, 8)
+confine.apply(device="cpu", processes=False, shared_memory=False, threads=False)
+report = {"threads before": len(__import__("os").listdir("/proc/self/task"))}
+try:
+    threading.Thread(target=lambda: None).start()
+    report["thread"] = "done"
+except RuntimeError as error:
+    report["thread"] = str(error)
+    report["thread note"] = confine.refusal_note(error)
+x = torch.randn(4, 8, requires_grad=True)
+torch.utils.checkpoint.checkpoint(layer, x, use_reentrant=False).sum().backward()
+torch.utils.checkpoint.checkpoint(layer, x, use_reentrant=True).sum().backward()
+torch.autograd.grad(layer(x).square().sum(), x, create_graph=True)[0].sum().backward()
+report["backward"] = x.grad.shape == x.shape
+report["threads"] = len(__import__("os").listdir("/proc/self/task"))
+print(json.dumps(report))
+'''
+
+
+def test_with_threads_off_no_thread_starts_and_autograd_still_works():
+    result = subprocess.run([sys.executable, "-c", ONE_THREAD_PROBE], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.splitlines()[-1])
+    assert report["thread"] == "can't start new thread"
+    assert "runs on the thread that calls it" in report["thread note"]
+    assert report["backward"] is True
+    assert report["threads"] == report["threads before"]

@@ -192,7 +192,7 @@ def test_closing_the_pool_kills_and_reaps_every_waiting_process(make_pool):
         assert procs.owned_by(uid) == []
 
 
-# Leaves files and a thread, and tries to leave a detached process that stops every other process it can name;
+# Leaves files, tries to leave a thread and a detached process that stops every other process it can name;
 # then works.
 LEAVES_TRACES = r'''
 import os, signal, threading, time
@@ -201,7 +201,10 @@ HARNESS = os.getpid()
 for folder in ("/tmp", "/dev/shm"):
     with open(f"{folder}/left-behind", "w") as handle:
         handle.write("previous submission")
-threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+try:
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+except RuntimeError:  # the judge refuses threads on the CPU; one that got through must leave no trace either
+    pass
 try:
     child = os.fork()
 except PermissionError:  # the judge refuses new processes; one that got through must leave no trace either

@@ -136,6 +136,15 @@ def test_a_submission_may_start_threads_but_no_process(arch):
 
 
 @pytest.mark.parametrize("arch", sorted(bpf.AUDIT_ARCH))
+def test_with_threads_off_no_thread_either(arch):
+    policy = {**CPU_POLICY, "threads": False}
+    for flags in (THREAD_FLAGS, FORK_FLAGS, VFORK_FLAGS):
+        assert decide(arch, policy, "clone", flags) == EPERM
+    assert decide(arch, policy, "clone3") == ENOSYS
+    assert decide(arch, policy, "socket", 1, 1) == ALLOW
+
+
+@pytest.mark.parametrize("arch", sorted(bpf.AUDIT_ARCH))
 @pytest.mark.parametrize("policy", [CPU_POLICY, CUDA_POLICY], ids=["cpu", "cuda"])
 def test_memory_outside_the_watchdog_s_count_is_refused_on_every_device(arch, policy):
     for name in confine.ALWAYS_REFUSED:

@@ -56,6 +56,13 @@ def test_anyone_reads_a_problem_but_only_an_account_runs_it(client, problem):
     assert problem.starter_code.replace("\n", "") in page.replace("\n", "")
 
 
+def test_the_page_says_when_a_submission_runs_on_the_calling_thread_alone(client, problem):
+    ProblemFactory(slug="tp-mlp", title="Tensor-parallel MLP", world_size=2, threads=True)
+    assert "<dt>Threads</dt><dd>the calling thread; none of your own</dd>" in text(client.get("/problems/mhsa/"))
+    ranks = text(client.get("/problems/tp-mlp/"))
+    assert "2 ranks" in ranks and "<dt>Threads</dt>" not in ranks
+
+
 def test_the_editor_opens_with_the_users_draft(client, problem, user):
     draft_save(user=user, problem=problem, source="my_draft = '<b>'\n")
     client.force_login(user)

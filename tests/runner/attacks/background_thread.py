@@ -1,4 +1,5 @@
 # expect: wrong_answer
+# threads: allowed
 # Returns at once and lets a thread fill in the result later, so a timer around the call sees nothing. The
 # thread waits before it fills: one that starts at once sometimes finishes before the call returns (the new
 # thread runs while Thread.start waits for it), and then the call has done its work after all.

@@ -1,6 +1,7 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
+# threads: allowed
 # Correct and differentiable, but hands 40 ms of extra work per call to another thread, which the
 # calling thread's clock does not see; the judge's outside view of the sandbox's CPU time does.
 import threading

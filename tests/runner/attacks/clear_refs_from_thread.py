@@ -1,6 +1,7 @@
 # expect: memory_limit_exceeded
 # message: resident memory
 # tests: all
+# threads: allowed
 # Steps outside the judge's tensor tracker for a 600 MiB temporary, as disable_tracker_bypass does, and then
 # has a thread write 5 to /proc/self/clear_refs, which would reset the peak resident set (VmHWM) the judge
 # reads after the call, so the outside view would see a lean call too. The temporary is made once per

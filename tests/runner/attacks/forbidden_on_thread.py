@@ -1,5 +1,6 @@
 # expect: forbidden
 # message: aten::_softmax
+# threads: allowed
 # Calls the forbidden torch.softmax on a helper thread: a dispatch mode is thread-local, so a watch pushed
 # on the calling thread alone never sees it.
 import threading

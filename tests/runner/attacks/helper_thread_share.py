@@ -1,6 +1,7 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
+# threads: allowed
 # Correct, but burns about three times the time limit per call, and hands three quarters of it to a thread
 # started at import, so the calling thread's clock reports well under the limit. A tolerance of twice the
 # reported time on the outside view believed it; the judge must count every thread's CPU time. The burn rests
