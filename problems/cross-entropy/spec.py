@@ -12,6 +12,12 @@ def inputs(params, generator):
         top = logits.topk(2, dim=1).values
         logits[torch.arange(n), logits.argmax(dim=1)] += (20.0 - (top[:, 0] - top[:, 1])).clamp(min=0)
     target = torch.randint(0, classes, (n,), generator=generator)
+    if params.get("confident"):
+        # Every target its row's largest logit, 21 above the next: each token's loss is about e^-21 = 7.6e-10,
+        # far below a rounding unit of the logits, which any formula's log p = x - logsumexp(x) rounds at.
+        top = logits.topk(2, dim=1)
+        target = top.indices[:, 0]
+        logits[torch.arange(n), target] = top.values[:, 1] + 21.0
     pad = params.get("ignore_index", -100)
     # A set number of tokens is ignored, never none where the test says some are (drawn one by one, 16 tokens
     # at a quarter each are all counted under about one seed in a hundred, and a solution that mishandles
@@ -24,6 +30,16 @@ def inputs(params, generator):
     dtype = DTYPES[params["dtype"]]
     return {"logits": (logits + params.get("offset", 0.0)).to(dtype), "target": target,
             "dloss": torch.randn((), generator=generator, dtype=torch.float64).to(dtype)}
+
+
+def magnitude(name, params, inputs):
+    """log p = x - logsumexp(x) rounds at the logits' magnitude L, however it is computed, so the floor is 32 units
+    of L for the loss and of L · |dloss| / counted for logits.grad (softmax as exp(x - logsumexp(x)))."""
+    largest = inputs["logits"].abs().max().item()
+    if name == "loss":
+        return largest
+    counted = int((inputs["target"] != params.get("ignore_index", -100)).sum())
+    return largest * abs(inputs["dloss"].item()) / max(counted, 1)
 
 
 def describe(params, inputs):
