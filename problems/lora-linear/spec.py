@@ -11,6 +11,15 @@ def inputs(params, generator):
     return {name: tensor.to(getattr(torch, params["dtype"])) for name, tensor in found.items()}
 
 
+def magnitude(name, params, inputs):
+    """base.weight after merge() or unmerge() carries the rounding of the merged weight, whatever formula made the
+    update: the floor scales with its largest magnitude, max |base.weight + (alpha / r) lora_B @ lora_A|."""
+    if not name.startswith("base.weight after "):
+        return 0.0
+    weight, lora_A, lora_B = (inputs["module." + key].double() for key in ("base.weight", "lora_A", "lora_B"))
+    return (weight + params["alpha"] / params["r"] * lora_B @ lora_A).abs().max().item()
+
+
 def diagnose(name, params, inputs, got, truth):
     """What is wrong after a merge() or unmerge() (`<name> after <method>() #<i>`)."""
     if " after " not in name:
