@@ -10,9 +10,11 @@ report of it all as one uint8 output of a fixed size, for the ranks kind (runner
 read as hostile input and judge.
 
 The report, JSON:
-    phases      {phase: [[operator.overload, calls, elements, bytes]]}: the collectives the driver's thread
-                issued in the phase (at most MAX_OPERATORS operators), with the elements and bytes of each
-                call's first operand (the tensor or tensors it moves) summed over its calls
+    phases      {phase: [[operator.overload, calls, elements, bytes]]}: the collectives the rank's process issued
+                in the phase, on any thread (at most MAX_OPERATORS operators), with the elements and bytes of
+                each call's first operand (the tensor or tensors it moves) summed over its calls; one another
+                thread issued between phases counts in the phase that follows, or in the last (the driver's
+                thread between phases sets up, as a DDP wrapper's constructor does, and is not counted)
     held        {"bytes": of every storage the module keeps, "given": the given tensors among them,
                  "largest": [[where the module first holds it, its bytes, the given tensor it is or null]]};
                 or, from kept(), the bytes of every storage made since storages_from_now() and still alive
@@ -21,23 +23,33 @@ The report, JSON:
     refused     where the test expects a refusal, the name of the built-in exception class set-up raised, or null
     timed_out   whether a collective timed out, where the driver asks during() to record it
 
+Collectives are counted in the dispatcher itself: every operator of their namespaces gets a kernel for the
+BackendSelect key, which the dispatcher visits before the backend's on every call, on every thread and in
+inference mode too; it counts the call and redispatches to the backend (which releases the GIL: a collective
+called with it held can wait forever for gloo's thread, which may need it). A dispatch mode would be simpler,
+but modes are thread-local, and an all-reduce issued on a helper thread would go unseen. A collective that
+others are made of (an all-reduce inside a functional collective) is counted once, as the outermost call on
+its thread. Only an exclusion of the BackendSelect key, through torch's private API, steps around the count.
+
 Each observer is a closure bound when it is made (the module's constants too), and a driver makes its own
 when it loads, before the submission is imported: replacing a name here, in torch or in json afterwards
-changes nothing it calls. A submission that walks the garbage collector (or the dispatch mode stack) can
-still reach it; the judge is for practice, not proctoring (docs/judge.md).
+changes nothing it calls. A submission that walks the garbage collector, or registers kernels of its own over
+the counting ones, can still reach it; the judge is for practice, not proctoring (docs/judge.md).
 """
 
 import builtins
 import gc
 import json
+import threading
 import time
 import types
+import warnings
 import weakref
 
 import torch
 import torch.distributed as dist
 from torch import nn
-from torch.utils._python_dispatch import TorchDispatchMode, is_traceable_wrapper_subclass
+from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 
 # Where collectives live, however they are issued: torch.distributed, the process-group object, the
 # functional collectives, their autograd variants, DTensor's own.
@@ -76,28 +88,52 @@ def observer():
     exceptions = {name: value for name, value in vars(builtins).items()
                   if isinstance(value, type) and issubclass(value, BaseException)}
 
-    class Collectives(TorchDispatchMode):
-        """The collectives this thread issues while active: {operator: [calls, elements, bytes]}."""
+    lock, depth, driver_thread, thread_id = threading.Lock(), threading.local(), threading.get_ident(), threading.get_ident
+    # The phase now running's record, what was issued since the last phase ended, and the libraries that hold the
+    # counting kernels (a registration lasts as long as its library).
+    record = {"phase": None, "between": {}, "libraries": {}}
 
-        def __init__(self):
-            super().__init__()
-            self.seen = {}
+    def count(operator, args, kwargs):
+        # Sized outside the lock: the size of an operand still being gathered (a functional collective's output)
+        # waits for it, through a collective of its own.
+        operands = args if args else tuple(kwargs.values())
+        moved = size(operands[0] if operands else None)
+        with lock:
+            if record["phase"] is None and thread_id() == driver_thread:
+                return  # the driver's own set-up between phases (a DDP wrapper's first broadcast), not judged
+            seen = record["phase"] if record["phase"] is not None else record["between"]
+            if operator in seen or len(seen) < max_operators:
+                calls, elements, nbytes = seen.get(operator, (0, 0, 0))
+                seen[operator] = (calls + 1, elements + moved[0], nbytes + moved[1])
 
-        @classmethod
-        def _should_skip_dynamo(cls):
-            # torch would wrap __torch_dispatch__ in a dynamo guard, importing torch._dynamo on first use.
-            return False
+    backend_select = torch._C.DispatchKey.BackendSelect
 
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            name = func._schema.name
-            if name.split("::", 1)[0] in namespaces:
-                operator = f"{name}.{func._overloadname}"[:60]
-                if operator in self.seen or len(self.seen) < max_operators:
-                    operands = args if args else tuple((kwargs or {}).values())
-                    moved = size(operands[0] if operands else None)
-                    calls, elements, nbytes = self.seen.get(operator, (0, 0, 0))
-                    self.seen[operator] = (calls + 1, elements + moved[0], nbytes + moved[1])
-            return func(*args, **(kwargs or {}))
+    def counting(operator, overload):
+        def kernel(keyset, *args, **kwargs):
+            outer = getattr(depth, "calls", 0)
+            if not outer:
+                count(operator, args, kwargs)
+            depth.calls = outer + 1
+            try:
+                # On to the backend's kernel, without the GIL (the collective's own thread may need it meanwhile).
+                return overload.redispatch(keyset.remove(backend_select), *args, **kwargs)
+            finally:
+                depth.calls = outer
+        return kernel
+
+    libraries = record["libraries"]
+    with warnings.catch_warnings():
+        # torch warns when a kernel is registered where there was none before for an operator with a schema.
+        warnings.simplefilter("ignore")
+        for qualified in sorted(torch._C._dispatch_get_all_op_names()):
+            namespace, _, target = qualified.partition("::")
+            if namespace not in namespaces:
+                continue
+            name, _, overload_name = target.partition(".")
+            overload = getattr(getattr(getattr(torch.ops, namespace), name), overload_name or "default")
+            library = libraries.setdefault(namespace, torch.library.Library(namespace, "IMPL"))
+            library.impl(target, counting(f"{namespace}::{name}.{overload_name or 'default'}"[:60], overload),
+                         "BackendSelect", with_keyset=True)
 
     def size(value):
         if isinstance(value, Tensor):
@@ -115,15 +151,20 @@ def observer():
         """function(*args), recording in observed the collectives it issued on this thread as `phase`. With
         timeouts, a collective that timed out (gloo's words for a send or receive nobody matched in time) is
         recorded as `timed_out` instead of raised, and function's result is None."""
-        watch, result = Collectives(), None
-        with watch:
-            try:
-                result = function(*args)
-            except RuntimeError as error:
-                if not timeouts or not any(words in str(error) for words in timed_out_words):
-                    raise
-                observed["timed_out"] = True
-        observed["phases"][phase] = [[operator, *counts] for operator, counts in watch.seen.items()]
+        with lock:
+            seen, record["between"] = record["between"], {}
+            record["phase"] = seen
+        result = None
+        try:
+            result = function(*args)
+        except RuntimeError as error:
+            if not timeouts or not any(words in str(error) for words in timed_out_words):
+                raise
+            observed["timed_out"] = True
+        finally:
+            with lock:
+                record["phase"] = None
+        observed["phases"][phase] = [[operator, *counts] for operator, counts in seen.items()]
         if timeouts:
             observed.setdefault("timed_out", False)
         return result
@@ -300,7 +341,16 @@ def observer():
         return clone(detach(tensor))
 
     def encoded(observed):
-        """The report as JSON, padded with spaces to a size every run shares, as the reference's outputs must."""
+        """The report as JSON, padded with spaces to a size every run shares, as the reference's outputs must;
+        what was issued after the last phase counts in it."""
+        with lock:
+            between, record["between"] = record["between"], {}
+        if between and observed["phases"]:
+            last = list(observed["phases"])[-1]
+            merged = {operator: counts for operator, *counts in observed["phases"][last]}
+            for operator, counts in between.items():
+                merged[operator] = [a + b for a, b in zip(merged.get(operator, (0, 0, 0)), counts)]
+            observed["phases"][last] = [[operator, *counts] for operator, counts in merged.items()]
         text = dumps(observed).encode()[:report_bytes]
         return frombuffer(bytearray(text + b" " * (report_bytes - len(text))), dtype=uint8)
 

@@ -1,12 +1,12 @@
 # expect: wrong_answer
-# message: all-reduce summed
+# message: the forward pass issued 2 all-reduces
 # problem: tp-mlp
 # tests: all
-# Sums the partial outputs with an all-reduce on a helper thread, where the driver's record of the pass (a
-# dispatch mode, so thread-local) does not reach, and all-reduces one element on the calling thread, so the
-# pass is seen issuing exactly one all-reduce. Other collectives are refused on every thread
-# (forbidden_collective_on_thread.py), an all-reduce is not; the checker also asks how many elements the
-# one it was told of summed: the partial outputs' count, never one.
+# Sums the partial outputs with an all-reduce on a helper thread, and all-reduces one element on the calling
+# thread, so that a record of the pass kept by a dispatch mode (thread-local) saw exactly one all-reduce. Other
+# collectives are refused on every thread (forbidden_collective_on_thread.py), an all-reduce is not; the driver
+# now counts collectives in the dispatcher, on every thread, and the checker also asks how many elements the
+# one all-reduce summed: the partial outputs' count, never one.
 import threading
 
 import torch

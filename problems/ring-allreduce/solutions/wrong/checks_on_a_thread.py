@@ -1,9 +1,8 @@
 # expect: wrong_answer
-# mistake: a correct ring, then a "check" that sends the whole result to the next rank on a helper thread,
-# where the judge's count inside the process does not see it: the kernel's count of the bytes the process
-# wrote does, and every rank sends N elements more than a ring's share
-# message: process wrote, counting every thread, more than a ring all-reduce sends
-# fails-on: w3-large
+# mistake: a correct ring, then a "check" that sends the whole result to the next rank on a helper thread, where
+# a count of the calling thread's collectives would not see it: the judge counts every thread's, and every rank
+# sends N elements more than a ring's share
+# message: every rank sent more than a ring all-reduce sends
 import threading
 
 import torch
