@@ -95,8 +95,13 @@ class Observed:
 
     wall_s: float
     cpu_s: float  # the whole sandbox's, from before the request was sent until it settled after the answer
-    rss_growth_bytes: int | None  # the harness process's peak resident set during the request, less its size before
-    rss_level_bytes: int | None = None  # that peak, less the process's size before the submission was loaded
+    # The most any process running the submission (the harness, or each rank of the request's group) grew during
+    # the request (its peak resident set less its size before), plus the growth of what the sandbox held outside
+    # its processes meanwhile (tmpfs files and socket queues, the watchdog's peak over its 20 ms looks).
+    rss_growth_bytes: int | None
+    # The same peaks less each process's size before the submission was loaded, plus what the sandbox holds
+    # outside its processes beyond what it held then.
+    rss_level_bytes: int | None = None
     # Distributed problems: what each rank process of the request's group wrote during it, by rank (see
     # Harness.rank_pids); None when the problem has no ranks or they could not all be read.
     written_bytes: dict[int, int] | None = None
@@ -112,9 +117,11 @@ class Harness:
         self.harness_pid: int | None = None
         self._view = procs.HOST
         self.clock: cputime.SandboxClock | None = None
-        # The harness's resident set just before the submission was loaded: memory it touches at import, and
-        # keeps, counts against every later call.
-        self.rss_base_bytes: int | None = None
+        # The resident set of each process that runs the submission (the harness's, and each rank's by pid) just
+        # before it was loaded, and what the sandbox held outside its processes then: memory touched at import,
+        # and kept, counts against every later call.
+        self.rss_base_bytes: dict[int, int | None] = {}
+        self.outside_base_bytes = 0
         # The most the judge has allowed this process to hold so far (runner/testcase.py, trusted_peak).
         self.memory_allowance_bytes = 0
         self.timed_requests = 0  # how many timed requests it was sent (runner/testcase.py: the first warms up)
@@ -179,7 +186,9 @@ class Harness:
         """Send the submission (after start_ranks); the harness's answer (compile errors and forbidden calls at
         import)."""
         if self.harness_pid:
-            self.rss_base_bytes = procs.status_bytes(self.harness_pid, "VmRSS", self._view)
+            for pid in (self.harness_pid, *(pid for group in self.rank_pids.values() for pid in group)):
+                self.rss_base_bytes[pid] = procs.status_bytes(pid, "VmRSS", self._view)
+        self.outside_base_bytes = self.process.outside_bytes
         answer = self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
         return checked_answer(answer, "loaded")
 
@@ -203,8 +212,10 @@ class Harness:
                 timeout_s: float) -> tuple[wire.Frame, Observed]:
         """One request, its answer type-checked, and what the trusted side observed around it."""
         cpu_before = self.cpu_sample()
-        rss_before = procs.peak_rss_reset(self.harness_pid, self._view) if self.harness_pid else None
         ranks = self.rank_pids.get(int(header.get("params", {}).get("world_size", self.default_world_size)), [])
+        running = [self.harness_pid, *ranks] if self.harness_pid else []
+        rss_before = {pid: procs.peak_rss_reset(pid, self._view) for pid in running}
+        outside_before = self.process.outside_peak_reset()
         written_before = self._written(ranks)
         started = time.monotonic()
         frame = self.process.request(header, tensors, timeout_s=timeout_s)
@@ -215,14 +226,26 @@ class Harness:
             pairs = list(zip(written_before, self._written(ranks)))
             if all(before is not None and after is not None for before, after in pairs):
                 written = {rank: after - before for rank, (before, after) in enumerate(pairs)}
-        peak = procs.status_bytes(self.harness_pid, "VmHWM", self._view) if self.harness_pid else None
+        peaks = {pid: procs.status_bytes(pid, "VmHWM", self._view) for pid in running}
         cpu_s = self.cpu_since(cpu_before)
-        growth = peak - rss_before if peak is not None and rss_before is not None else None
-        level = peak - self.rss_base_bytes if growth is not None and self.rss_base_bytes is not None else None
+        growth, level = self._memory_figures(rss_before, peaks, outside_before)
         expected_type = "timed" if header["type"] == "time" else "result"
         frame.header = checked_answer(frame.header, expected_type, header.get("iterations"))
         return frame, Observed(wall_s=wall, cpu_s=cpu_s, rss_growth_bytes=growth, rss_level_bytes=level,
                                written_bytes=written)
+
+    def _memory_figures(self, before: dict[int, int | None], peaks: dict[int, int | None],
+                        outside_before: int) -> tuple[int | None, int | None]:
+        """The request's growth and level (see Observed), or None for each where a figure could not be read."""
+        outside_peak = max(self.process.outside_peak_bytes, self.process.outside_bytes)
+        growths = [peaks[pid] - before[pid] for pid in peaks if peaks[pid] is not None and before[pid] is not None]
+        if not growths or len(growths) != len(peaks):
+            return None, None
+        growth = max(growths) + max(0, outside_peak - outside_before)
+        bases = [peaks[pid] - self.rss_base_bytes[pid] for pid in peaks if self.rss_base_bytes.get(pid) is not None]
+        if len(bases) != len(peaks):
+            return growth, None
+        return growth, max(bases) + max(0, outside_peak - self.outside_base_bytes)
 
     def cpu_sample(self) -> cputime.Sample | None:
         """The sandbox's clocks now, for cpu_since (None before the harness is ready)."""

@@ -61,6 +61,10 @@ class Limits:
     timed_rounds: int = 3
     timed_iterations: int = 5
     collective_timeout_s: float = 5.0
+    # A distributed problem's traffic: each rank may write at most this many times the bytes the reference's
+    # same rank wrote on the same test, plus the slack (runner/testcase.py, traffic_checked).
+    sent_ratio: float = 1.25
+    sent_slack_bytes: int = 65536
 
     def time_words(self) -> str:
         """The time limit in the words the statement, the results and every time verdict use."""

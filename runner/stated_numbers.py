@@ -7,7 +7,7 @@ problem.toml's and every number the section must state but does not:
 
 - the limits every run has (`time_cap_ms`, `wall_s`, `memory_ratio`, `memory_floor_bytes`,
   `sandbox_memory_bytes`), `time_ratio` where a test is timed, `memory_cap_bytes` where one is set and
-  `collective_timeout_s` where ranks run;
+  `collective_timeout_s`, `sent_ratio` and `sent_slack_bytes` where ranks run;
 - the tolerance's settings, the kit's defaults where problem.toml sets none (`tolerance_of`), and for each
   output of a stateful problem that `[outputs]` compares by a rule of its own, a bullet that starts with
   "Output" and the output's name in backticks and states `exact = true`, or its `atol` and `rtol`;
@@ -70,7 +70,7 @@ def limits_of(problem: Problem) -> dict[str, Any]:
     if limits.memory_cap_bytes:
         wanted.append("memory_cap_bytes")
     if problem.world_size > 1:
-        wanted.append("collective_timeout_s")
+        wanted += ["collective_timeout_s", "sent_ratio", "sent_slack_bytes"]
     known = {limit.name for limit in fields(Limits)}
     return {name: getattr(limits, name) for name in wanted if name in known}
 

@@ -115,7 +115,7 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
         return CaseResult(TestResult(test.name, *failure))
     message = judged(lambda got: checked(run.problem, test, inputs, got, expected), frame.tensors, expected)
     if not message:
-        message = sent_checked(run.problem, test, frame.tensors, observed)
+        message = sent_checked(run.problem, test, frame.tensors, observed, expected_answer)
     if message:
         return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
     peak, peak_note = trusted_peak(run.user, answer, observed, inputs, frame.tensors)
@@ -151,19 +151,49 @@ def _worded(test: TestSpec, rule, *args) -> str | None:
         return rule(*args)
 
 
-def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor], observed: Observed) -> str | None:
-    """A distributed problem's rule on the bytes each rank sent, if its checker has one (check_sent), on what
-    the trusted side read itself: each rank process's written bytes during the call, as the kernel counted
-    them, less the bytes of the tensors that rank answered with (the answer travels through the same kind
-    of write; its header's few hundred bytes stay in the figure, which can only make it larger)."""
-    if not problem.checker.judges_sent_bytes:
-        return None
+UNREAD_SENT = ("the bytes each rank sent could not be read from outside the sandbox (a rank process ended or could "
+               "not be told apart), so this test cannot be passed")
+
+
+def sent_bytes(got: dict[str, torch.Tensor], observed: Observed) -> dict[int, int] | None:
+    """The bytes each rank sent during a call, as the trusted side read them itself: each rank process's written
+    bytes, as the kernel counted them (every write(2)-like call: sockets, pipes and files), less the bytes of the
+    tensors that rank answered with (the answer travels through the same kind of write; its header's few
+    hundred bytes stay in the figure, which can only make it larger). None where they could not be read."""
     if observed.written_bytes is None:
-        return ("the bytes each rank sent could not be read from outside the sandbox (a rank process ended or "
-                "could not be told apart), so this test cannot be passed")
-    sent = {rank: written - sum(tensor.nbytes for name, tensor in got.items() if name.rpartition("@")[2] == str(rank))
+        return None
+    return {rank: written - sum(tensor.nbytes for name, tensor in got.items() if name.rpartition("@")[2] == str(rank))
             for rank, written in observed.written_bytes.items()}
+
+
+def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor], observed: Observed,
+                 reference_answer: dict[str, Any]) -> str | None:
+    """A distributed problem's rules on the bytes each rank sent: at most `sent_ratio` times what the
+    reference's same rank sent on the test plus `sent_slack_bytes` (every distributed problem), then the
+    problem's own rule, if its checker has one (check_sent)."""
+    reference = reference_answer.get("sent_bytes")
+    if not problem.checker.judges_sent_bytes and reference is None:
+        return None
+    sent = sent_bytes(got, observed)
+    if sent is None:
+        return UNREAD_SENT
+    message = traffic_checked(problem, sent, reference) if reference is not None else None
+    if message or not problem.checker.judges_sent_bytes:
+        return message
     return _worded(test, problem.checker.check_sent, test.params, sent)
+
+
+def traffic_checked(problem: Problem, sent: dict[int, int], reference: list[int]) -> str | None:
+    """Why a rank sent more than the problem allows beside the reference's same rank, or None."""
+    limits = problem.limits
+    for rank, nbytes in sorted(sent.items()):
+        allowed = limits.sent_ratio * reference[rank] + limits.sent_slack_bytes if rank < len(reference) else 0
+        if nbytes > allowed:
+            return (f"rank {rank}'s process wrote {_kib(nbytes)} during the call (every thread's sockets, pipes and "
+                    f"files, counted by the kernel), more than {limits.sent_ratio:g}× the {_kib(reference[rank])} "
+                    f"the reference's rank {rank} sent plus {_kib(limits.sent_slack_bytes)}: this step "
+                    f"communicates more than it needs to")
+    return None
 
 
 def _call_failure(run: Judgement, answer: dict[str, Any], when: str,
@@ -217,11 +247,13 @@ def trusted_peak(harness: Harness, answer: dict[str, Any], observed: Observed, i
         if cuda_growth > claimed + CUDA_SLACK_BYTES:
             return cuda_growth, " (from CUDA's allocator: the tensor tracker saw less)"
     if growth_excess is not None and growth_excess > RSS_GROWTH_SLACK_BYTES:
-        return observed.rss_growth_bytes, (f" (the process's resident memory grew by this during the call; the "
+        return observed.rss_growth_bytes, (f" (resident memory grew by this during the call, in a process of the "
+                                           f"submission with what the sandbox's files and sockets gained; the "
                                            f"tracker saw {_mib(claimed)})")
     if level_excess is not None and level_excess > RSS_LEVEL_SLACK_BYTES:
-        return observed.rss_level_bytes, (f" (the process's resident memory stood this far above its size "
-                                          f"before the file was loaded; the tracker saw {_mib(claimed)})")
+        return observed.rss_level_bytes, (f" (resident memory stood this far above its size before the file was "
+                                          f"loaded, in a process of the submission with what the sandbox's files "
+                                          f"and sockets gained since; the tracker saw {_mib(claimed)})")
     return claimed, ""
 
 
@@ -250,6 +282,10 @@ def copied_bytes(*tensor_sets: dict[str, torch.Tensor]) -> int:
 
 def _mib(size: int) -> str:
     return f"{size / (1 << 20):.2f} MiB"
+
+
+def _kib(size: float) -> str:
+    return f"{size / 1024:.1f} KiB"
 
 
 def _time(run: Judgement, test: TestSpec, result: TestResult, memory: tuple[int, str]) -> TimeFigures | None:
@@ -354,7 +390,8 @@ def _timed_memory_failure(run: Judgement, observed: Observed, batch: dict[str, t
         what = f"stood {_mib(observed.rss_level_bytes)} above its size before the file was loaded during the timed calls"
     else:
         return None
-    return MEMORY_LIMIT_EXCEEDED, (f"the process's resident memory {what}, more than calls that each hold at most "
+    return MEMORY_LIMIT_EXCEEDED, (f"resident memory (a process of the submission's, with the sandbox's files and "
+                                   f"sockets) {what}, more than calls that each hold at most "
                                    f"{_mib(limit)} ({basis}) could need")
 
 

@@ -19,8 +19,11 @@ the submission:
   tmpfs mounts, TCP and UDP queues; runner/sandbox/process.py). So System V shared memory, semaphores and
   message queues, POSIX message queues, memfd_secret, vmsplice, splice and tee, growing a pipe
   (F_SETPIPE_SZ), raising a socket's buffers (SO_SNDBUF, SO_RCVBUF) and socket families other than Unix,
-  IPv4, IPv6 and netlink are refused; memfd_create and shared anonymous mappings too unless `shared_memory`
-  allows them (a CUDA run, whose driver may use them).
+  IPv4, IPv6 and netlink are refused; memfd_create and shared mappings too, anonymous or of a file, unless
+  `shared_memory` allows them (a CUDA run, whose driver may use them). A file mapped shared is also a channel
+  between processes that no write(2) goes through: ranks that pass data through a mapping in their common /tmp
+  would send it past the kernel's count of the bytes each rank writes (runner/client.py), which the judge
+  holds a rank's traffic to.
 - writes: Landlock allows creating and writing files only in /tmp and /dev/shm (the sandbox's own tmpfs
   mounts), /dev/null and, on CUDA, the GPU's device nodes. The rest of the filesystem is read-only already;
   what this adds is procfs: /proc/self/clear_refs, whose write resets the peak resident set the judge reads
@@ -88,7 +91,7 @@ GPU_NODES = "/dev/nvidia*"
 
 NOTE = ("the judge refused this call: a submission runs in this one process (no fork, subprocess or "
         "multiprocessing), and keeps its memory where the judge counts it (no memfd, System V IPC, message "
-        "queues, shared anonymous mappings, or larger pipe and socket buffers)")
+        "queues, shared mappings, or larger pipe and socket buffers)")
 THREAD_NOTE = ("the judge refused a new thread: in this problem a submission runs on the thread that calls it "
                "and no other, since what the judge counts inside the process (operators, memory, autograd's "
                "saved tensors) is seen thread by thread")
@@ -118,7 +121,7 @@ def submission_filter(arch: str, *, processes: bool, shared_memory: bool, thread
         else:
             program += bpf.returning([calls["clone"]], deny)
     if not shared_memory:
-        program += bpf.on_call(calls["mmap"], bpf.argument_has_all(3, [MAP_ANONYMOUS, MAP_SHARED], deny, allow))
+        program += bpf.on_call(calls["mmap"], bpf.argument_has_all(3, [MAP_SHARED], deny, allow))
     program += bpf.on_call(calls["fcntl"], bpf.argument_in(1, [F_SETPIPE_SZ], deny, allow))
     program += bpf.on_call(calls["socket"], bpf.argument_in(0, SOCKET_FAMILIES, allow, deny))
     # setsockopt: only the buffer sizes of SOL_SOCKET.

@@ -17,6 +17,7 @@ from .. import cache as reference_cache
 from ..client import Harness
 from ..problems import Problem, TestSpec
 from ..sandbox import Ended
+from ..testcase import sent_bytes
 from .helper import seed_of
 from .sandboxes import REFERENCE_LOAD_TIMEOUT_S, Sandboxes
 
@@ -185,11 +186,18 @@ class ReferenceSide:
             raise RuntimeError(f"the reference solution does not load: {answer}")
 
     def _call(self, test: TestSpec, inputs: dict[str, torch.Tensor]) -> Result:
-        frame, _ = self._harness.request({"type": "run", "params": test.params}, inputs,
-                                         timeout_s=max(5.0, 3 * self.problem.limits.time_cap_ms / 1000) + 30)
+        frame, observed = self._harness.request({"type": "run", "params": test.params}, inputs,
+                                                timeout_s=max(5.0, 3 * self.problem.limits.time_cap_ms / 1000) + 30)
         if frame.header.get("error") or frame.header.get("forbidden") or frame.header.get("modified_inputs"):
             raise RuntimeError(f"the reference failed test {test.name}: {frame.header}")
-        result = (frame.header, frame.tensors)
+        header = frame.header
+        if self._harness.rank_pids:
+            # What each of its ranks sent, read by the trusted side: what a user's rank is held to (testcase.py).
+            sent = sent_bytes(frame.tensors, observed)
+            if sent is None:
+                raise RuntimeError(f"the bytes the reference's ranks sent on test {test.name} could not be read")
+            header = {**header, "sent_bytes": [sent[rank] for rank in range(len(sent))]}
+        result = (header, frame.tensors)
         self._cache.put(self._key(test), *result)
         self._found[test.name] = result
         return result

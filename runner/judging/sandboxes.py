@@ -13,12 +13,13 @@ from ..problems import KIT_SANDBOX_MODULES, Problem, TestSpec
 from ..sandbox import SandboxOptions, procs
 
 # What imports torch._dynamo on first use (torch.optim's first step, torch.utils.checkpoint, torch.func's
-# transforms, torch.compile, DistributedDataParallel's constructor, an operation on the meta device): a
-# sandbox whose code or tests name one of these imports it before the load, so that no call is charged for it;
-# every other sandbox is spared the cost. On the CPU the ranks of a distributed problem are forks of the process
+# transforms, torch.compile, DistributedDataParallel's constructor, parallelize_module and DTensor, an operation
+# on the meta device): a sandbox whose code or tests name one of these imports it before the load, so that no
+# call is charged for it (about 110 MiB of a rank's resident set); every other sandbox is spared the cost. On the CPU the ranks of a distributed problem are forks of the process
 # that imported it, so they start with it too, where each would import it again (docs/speed.md has the costs).
 DYNAMO_USERS = re.compile(rb"optim|checkpoint|torch\.func|from torch import func|functorch|compile|_dynamo|"
-                          rb"torch\.export|torch\.fx|pipelining|DistributedDataParallel|\bmeta\b")
+                          rb"torch\.export|torch\.fx|pipelining|DistributedDataParallel|distributed\.tensor|DTensor|"
+                          rb"\bmeta\b")
 # The submission's import: its own budget, within the run's wall clock. The reference's load is the judge's.
 LOAD_TIMEOUT_S = 10.0
 REFERENCE_LOAD_TIMEOUT_S = LOAD_TIMEOUT_S + 30
@@ -80,7 +81,7 @@ class Sandboxes:
             resource_limits["data_bytes"] = max(4 * limits.sandbox_memory_bytes, 32 << 30)
         # What the submission may not do (runner/harness/confine.py): start processes, since every problem runs
         # in the processes the harness starts (the ranks too, started before the load); hold memory outside the
-        # watchdog's count in memfd or shared anonymous mappings, but on CUDA, whose driver may use them. A kernel
+        # watchdog's count in memfd or shared mappings, but on CUDA, whose driver may use them. A kernel
         # problem on CUDA compiles its kernels with Triton's compiler, which runs ptxas as a child process: allowed
         # there, inside the same sandbox, so that its CPU time and memory count as the submission's (on the CPU the
         # interpreter runs every kernel in this process, and processes stay refused).

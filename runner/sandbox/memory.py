@@ -11,7 +11,7 @@ budget, `sandbox_memory_bytes`:
   and not yet read. Loopback TCP alone lets one connection queue several MiB.
 
 The rest is refused or bounded in the sandbox itself (runner/harness/confine.py): memfd, System V IPC, POSIX
-message queues and shared anonymous mappings are refused, pipes keep their 64 KiB, and Unix sockets their
+message queues and shared mappings are refused, pipes keep their 64 KiB, and Unix sockets their
 default buffers, within the open-file limit. A tmpfs file that is also mapped is counted twice, in the
 resident set and here; nothing a judged program does maps one.
 """

@@ -207,6 +207,10 @@ class SandboxProcess:
         self._attach_lock = threading.Lock()
         self.memory_limit_bytes = memory_limit_bytes
         self.peak_tree_bytes = 0
+        # What the sandbox holds outside its processes (its tmpfs mounts and socket queues, memory.py) at the
+        # watchdog's last look, and the most since outside_peak_reset(): a request's share of the budget.
+        self.outside_bytes = 0
+        self.outside_peak_bytes = 0
         self.cause: str | None = None
         self.deadline: float | None = None
         self.allowance_s = 0.0
@@ -391,6 +395,8 @@ class SandboxProcess:
                     # Opened on the first look into the namespace, long before any submission code runs.
                     mounts = mounts or memory.MemoryMounts(view)
                     outside = mounts.held_bytes() + memory.socket_queue_bytes(view)
+                    self.outside_bytes = outside
+                    self.outside_peak_bytes = max(self.outside_peak_bytes, outside)
                 resident = procs.rss_bytes(pids, view)
                 held = resident + outside
                 if self.group is not None:
@@ -409,6 +415,12 @@ class SandboxProcess:
         finally:
             if mounts is not None:
                 mounts.close()
+
+    def outside_peak_reset(self) -> int:
+        """Start a new peak of what the sandbox holds outside its processes from the watchdog's last look;
+        that look's figure."""
+        self.outside_peak_bytes = self.outside_bytes
+        return self.outside_bytes
 
     def _pause_watch(self) -> bool:
         """Wait for the watch's next look; True once the sandbox has ended."""

@@ -53,6 +53,12 @@ on_a_thread("fork from a thread", os.fork)
 attempt("memfd", lambda: os.memfd_create("held"))
 attempt("shared anonymous mapping", lambda: mmap.mmap(-1, 4096))
 attempt("private anonymous mapping", lambda: mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS))
+with open("/tmp/judge-confine-mapped", "wb") as handle:
+    handle.write(bytes(4096))
+with open("/tmp/judge-confine-mapped", "r+b") as handle:
+    attempt("shared file mapping", lambda: mmap.mmap(handle.fileno(), 4096))
+    attempt("private file mapping", lambda: mmap.mmap(handle.fileno(), 4096, flags=mmap.MAP_PRIVATE))
+os.unlink("/tmp/judge-confine-mapped")
 attempt("clear_refs", lambda: write("/proc/self/clear_refs"))
 on_a_thread("clear_refs from a thread", lambda: write("/proc/self/clear_refs"))
 attempt("file in /tmp", lambda: write("/tmp/judge-confine-probe"))
@@ -90,6 +96,8 @@ def test_memory_the_watchdog_cannot_count_is_refused_and_ordinary_memory_is_not(
     assert report["memfd"].startswith("PermissionError")
     assert report["shared anonymous mapping"].startswith("PermissionError")
     assert report["private anonymous mapping"] == "done"
+    assert report["shared file mapping"].startswith("PermissionError")
+    assert report["private file mapping"] == "done"
     assert report["a matmul"] == "done"
 
 

@@ -158,12 +158,14 @@ def test_memory_outside_the_watchdog_s_count_is_refused_on_every_device(arch, po
 
 
 @pytest.mark.parametrize("arch", sorted(bpf.AUDIT_ARCH))
-def test_memfd_and_shared_anonymous_mappings_are_refused_on_the_cpu_only(arch):
+def test_memfd_and_shared_mappings_are_refused_on_the_cpu_only(arch):
     shared_anonymous = confine.MAP_SHARED | confine.MAP_ANONYMOUS
     assert decide(arch, CPU_POLICY, "memfd_create") == EPERM
     assert decide(arch, CPU_POLICY, "mmap", 0, 4096, 3, shared_anonymous) == EPERM
     assert decide(arch, CPU_POLICY, "mmap", 0, 4096, 3, 0x22) == ALLOW  # MAP_PRIVATE | MAP_ANONYMOUS
-    assert decide(arch, CPU_POLICY, "mmap", 0, 4096, 3, confine.MAP_SHARED, 5) == ALLOW  # a file, counted
+    assert decide(arch, CPU_POLICY, "mmap", 0, 4096, 1, confine.MAP_SHARED, 5) == EPERM  # a file, even read-only
+    assert decide(arch, CPU_POLICY, "mmap", 0, 4096, 3, 0x03, 5) == EPERM  # MAP_SHARED_VALIDATE
+    assert decide(arch, CPU_POLICY, "mmap", 0, 4096, 3, 0x02, 5) == ALLOW  # a private copy of a file
     assert decide(arch, CUDA_POLICY, "memfd_create") == ALLOW
     assert decide(arch, CUDA_POLICY, "mmap", 0, 4096, 3, shared_anonymous) == ALLOW
 

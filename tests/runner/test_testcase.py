@@ -10,7 +10,8 @@ from runner import problems
 from runner.client import Observed
 from runner.kit import CheckerBase
 from runner.testcase import (RSS_GROWTH_SLACK_BYTES, RSS_LEVEL_SLACK_BYTES, _judge_time, _timed_memory_failure,
-                             _trusted_floor_ms, case_memory_limit, copied_bytes, outside_excess, shown_ms, trusted_peak)
+                             _trusted_floor_ms, case_memory_limit, copied_bytes, outside_excess, sent_checked, shown_ms,
+                             trusted_peak)
 from runner.verdict import TestResult
 
 MIB = 1 << 20
@@ -184,3 +185,31 @@ def test_a_timed_tests_time_is_decided_on_the_figure_judged_and_shown_rounded():
     assert result.status == "time_limit_exceeded"  # 5.012 ms is over 5× the reference's 1 ms, though shown as 5
     assert result.time_ms == figures.user_ms == 5.0
     assert "median 5 ms per call" in result.message and "the process reported 1.2 ms" in result.message
+
+
+# A distributed problem's traffic: what each rank process wrote, less the tensors it answered with, against what
+# the reference's same rank sent on the same test.
+
+def ranks_problem(judges_sent_bytes: bool = False) -> SimpleNamespace:
+    return SimpleNamespace(limits=problems.Limits(), checker=SimpleNamespace(judges_sent_bytes=judges_sent_bytes))
+
+
+def written(*per_rank: int) -> Observed:
+    return Observed(wall_s=0.0, cpu_s=0.0, rss_growth_bytes=0, written_bytes=dict(enumerate(per_rank)))
+
+
+def test_each_rank_may_send_the_stated_ratio_of_the_reference_s_same_rank_plus_the_slack():
+    limits = problems.Limits()
+    reference = {"sent_bytes": [1 << 20, 2 << 20]}
+    answered = {"out@0": torch.zeros(256), "out@1": torch.zeros(256)}  # 1 KiB each, not counted as sent
+    within = [int(limits.sent_ratio * size + limits.sent_slack_bytes) for size in reference["sent_bytes"]]
+    assert sent_checked(ranks_problem(), TEST, answered, written(within[0] + 1024, within[1] + 1024), reference) is None
+    message = sent_checked(ranks_problem(), TEST, answered, written(within[0] + 1024, within[1] + 1025), reference)
+    assert message.startswith("rank 1's process wrote") and "1.25× the 2048.0 KiB the reference's rank 1 sent" in message
+
+
+def test_a_rank_whose_bytes_could_not_be_read_fails_and_a_problem_without_ranks_has_no_rule():
+    reference = {"sent_bytes": [100]}
+    unread = Observed(wall_s=0.0, cpu_s=0.0, rss_growth_bytes=0)
+    assert "could not be read from outside the sandbox" in sent_checked(ranks_problem(), TEST, {}, unread, reference)
+    assert sent_checked(ranks_problem(), TEST, {}, unread, {}) is None
