@@ -82,6 +82,11 @@ def checked_answer(header: dict[str, Any], expected_type: str, timed_calls: int 
         answer["times_ns"] = times
     return answer
 
+# The most of a rank's file-backed resident pages gained during a request (or since the load) that its memory
+# figures leave out: the code its calls run, faulted in for the first time (Harness._memory_figures). The most a
+# correct solution's first call gained was about 70 MiB (DDP, pipelining and DTensor's first use).
+RANK_CODE_PAGES_BYTES = 128 << 20
+
 
 def storable(text: str) -> str:
     """Text from the sandbox as any store and terminal can keep it: lone surrogates (which UTF-8 cannot
@@ -121,6 +126,7 @@ class Harness:
         # before it was loaded, and what the sandbox held outside its processes then: memory touched at import,
         # and kept, counts against every later call.
         self.rss_base_bytes: dict[int, int | None] = {}
+        self.file_base_bytes: dict[int, int | None] = {}  # each rank's file-backed resident pages then
         self.outside_base_bytes = 0
         # The most the judge has allowed this process to hold so far (runner/testcase.py, trusted_peak).
         self.memory_allowance_bytes = 0
@@ -188,6 +194,7 @@ class Harness:
         if self.harness_pid:
             for pid in (self.harness_pid, *(pid for group in self.rank_pids.values() for pid in group)):
                 self.rss_base_bytes[pid] = procs.status_bytes(pid, "VmRSS", self._view)
+                self.file_base_bytes[pid] = procs.status_bytes(pid, "RssFile", self._view)
         self.outside_base_bytes = self.process.outside_bytes
         answer = self.process.request({"type": "load", **settings}, blobs=blobs, timeout_s=timeout_s).header
         return checked_answer(answer, "loaded")
@@ -215,6 +222,7 @@ class Harness:
         ranks = self.rank_pids.get(int(header.get("params", {}).get("world_size", self.default_world_size)), [])
         running = [self.harness_pid, *ranks] if self.harness_pid else []
         rss_before = {pid: procs.peak_rss_reset(pid, self._view) for pid in running}
+        files_before = {pid: procs.status_bytes(pid, "RssFile", self._view) for pid in ranks}
         outside_before = self.process.outside_peak_reset()
         written_before = self._written(ranks)
         started = time.monotonic()
@@ -227,22 +235,37 @@ class Harness:
             if all(before is not None and after is not None for before, after in pairs):
                 written = {rank: after - before for rank, (before, after) in enumerate(pairs)}
         peaks = {pid: procs.status_bytes(pid, "VmHWM", self._view) for pid in running}
+        files_after = {pid: procs.status_bytes(pid, "RssFile", self._view) for pid in ranks}
         cpu_s = self.cpu_since(cpu_before)
-        growth, level = self._memory_figures(rss_before, peaks, outside_before)
+        growth, level = self._memory_figures(rss_before, peaks, outside_before, files_before, files_after)
         expected_type = "timed" if header["type"] == "time" else "result"
         frame.header = checked_answer(frame.header, expected_type, header.get("iterations"))
         return frame, Observed(wall_s=wall, cpu_s=cpu_s, rss_growth_bytes=growth, rss_level_bytes=level,
                                written_bytes=written)
 
-    def _memory_figures(self, before: dict[int, int | None], peaks: dict[int, int | None],
-                        outside_before: int) -> tuple[int | None, int | None]:
-        """The request's growth and level (see Observed), or None for each where a figure could not be read."""
+    def _memory_figures(self, before: dict[int, int | None], peaks: dict[int, int | None], outside_before: int,
+                        files_before: dict[int, int | None],
+                        files_after: dict[int, int | None]) -> tuple[int | None, int | None]:
+        """The request's growth and level (see Observed), or None for each where a figure could not be read.
+
+        A rank is a fork of the harness, and a fork maps none of the parent's library code until it runs it: its
+        first calls fault in pages of torch's libraries, tens of MiB that are file-backed, no memory of the
+        submission's. A rank's figures leave out the file-backed pages it gained (RssFile, which only grows with
+        code run), up to RANK_CODE_PAGES_BYTES, so that a mapping of a large file cannot hide a larger peak."""
+
+        def code_pages(pid: int, since: dict[int, int | None]) -> int:
+            if pid not in files_after or files_after[pid] is None or since.get(pid) is None:
+                return 0
+            return min(RANK_CODE_PAGES_BYTES, max(0, files_after[pid] - since[pid]))
+
         outside_peak = max(self.process.outside_peak_bytes, self.process.outside_bytes)
-        growths = [peaks[pid] - before[pid] for pid in peaks if peaks[pid] is not None and before[pid] is not None]
+        growths = [peaks[pid] - before[pid] - code_pages(pid, files_before) for pid in peaks
+                   if peaks[pid] is not None and before[pid] is not None]
         if not growths or len(growths) != len(peaks):
             return None, None
         growth = max(growths) + max(0, outside_peak - outside_before)
-        bases = [peaks[pid] - self.rss_base_bytes[pid] for pid in peaks if self.rss_base_bytes.get(pid) is not None]
+        bases = [peaks[pid] - self.rss_base_bytes[pid] - code_pages(pid, self.file_base_bytes) for pid in peaks
+                 if self.rss_base_bytes.get(pid) is not None]
         if len(bases) != len(peaks):
             return growth, None
         return growth, max(bases) + max(0, outside_peak - self.outside_base_bytes)

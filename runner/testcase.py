@@ -168,19 +168,18 @@ def sent_bytes(got: dict[str, torch.Tensor], observed: Observed) -> dict[int, in
 
 def sent_checked(problem: Problem, test: TestSpec, got: dict[str, torch.Tensor], observed: Observed,
                  reference_answer: dict[str, Any]) -> str | None:
-    """A distributed problem's rules on the bytes each rank sent: at most `sent_ratio` times what the
-    reference's same rank sent on the test plus `sent_slack_bytes` (every distributed problem), then the
-    problem's own rule, if its checker has one (check_sent)."""
+    """A distributed problem's rules on the bytes each rank sent: the problem's own, if its checker has one
+    (check_sent), whose words know the mistake; then, on every distributed problem, at most `sent_ratio` times
+    what the reference's same rank sent on the test plus `sent_slack_bytes`."""
     reference = reference_answer.get("sent_bytes")
     if not problem.checker.judges_sent_bytes and reference is None:
         return None
     sent = sent_bytes(got, observed)
     if sent is None:
         return UNREAD_SENT
-    message = traffic_checked(problem, sent, reference) if reference is not None else None
-    if message or not problem.checker.judges_sent_bytes:
-        return message
-    return _worded(test, problem.checker.check_sent, test.params, sent)
+    message = _worded(test, problem.checker.check_sent, test.params, sent) if problem.checker.judges_sent_bytes \
+        else None
+    return message or (traffic_checked(problem, sent, reference) if reference is not None else None)
 
 
 def traffic_checked(problem: Problem, sent: dict[int, int], reference: list[int]) -> str | None:

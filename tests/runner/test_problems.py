@@ -110,7 +110,7 @@ def test_a_checker_is_imported_once_per_version_however_often_its_problem_is_loa
 MISSPELT = [
     ("a function problem", "stable-softmax", "forbidden = [", "forbiden = [", "forbiden",
      "allowed_operators, difficulty, entry_points, follow_ups, forbidden, forbidden_stems, interface, kind, limits, "
-     "mistakes, modules, needs, tags, tests, title, tolerance, topics, world_size"),
+     "mistakes, modules, needs, tags, tests, threads, title, tolerance, topics, world_size"),
     ("a function problem", "stable-softmax", "[tolerance]", "[outputs]\ny = {}\n\n[tolerance]", "outputs",
      "allowed_operators, difficulty, "),
     ("[interface]", "stable-softmax", 'kwargs = ["dim"]', 'kwarg = ["dim"]', "kwarg", "args, call, device, "),
