@@ -36,3 +36,26 @@ def describe(params, inputs):
     return (f"conv2d(x, weight, {bias}{keywords}) with x of shape {tuple(inputs['x'].shape)} and weight "
             f"{tuple(inputs['weight'].shape)} {params['dtype']}{note}: H_out = floor((H + 2·padding − dilation·(kH − 1)"
             f" − 1) / stride) + 1 = {h_out}, and likewise W_out = {w_out}")
+
+
+_ABSOLUTE = {}
+
+
+def magnitude(name, params, inputs):
+    """What a sum's rounding scales with: the sum of its terms' magnitudes, not its value. That is the same call
+    on |x|, |weight| and |bias| with the upstream gradient |dy|, in float64: each output's and each gradient's
+    entry is then the sum of the magnitudes of the products that make it, and the floor is rounding_units x eps
+    x its largest entry."""
+    key = (id(inputs["x"]), id(inputs.get("dy")), repr(sorted(params.items())))
+    if key not in _ABSOLUTE:
+        leaves = {k: v.double().abs().requires_grad_() for k, v in inputs.items() if k != "dy"}
+        keywords = {k: pair(params[k]) for k in ("stride", "padding", "dilation") if k in params}
+        y = torch.nn.functional.conv2d(leaves["x"], leaves["weight"], leaves.get("bias"),
+                                       groups=params.get("groups", 1), **keywords)
+        found = {"y": y.detach()}
+        if "dy" in inputs:
+            y.backward(inputs["dy"].double().abs())
+            found.update({f"{k}.grad": v.grad for k, v in leaves.items()})
+        _ABSOLUTE.clear()
+        _ABSOLUTE[key] = ({k: v.max().item() for k, v in found.items()}, inputs)
+    return _ABSOLUTE[key][0].get(name, 0.0)
