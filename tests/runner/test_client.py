@@ -2,7 +2,9 @@
 
 import pytest
 
-from runner.client import MAX_FIGURE, checked_answer
+from types import SimpleNamespace
+
+from runner.client import MAX_FIGURE, RANK_CODE_PAGES_BYTES, Harness, checked_answer
 from runner.sandbox import Ended
 from runner.sandbox.process import PROTOCOL
 
@@ -80,3 +82,41 @@ def test_text_is_kept_short_and_storable():
     assert len(message) == 8000 and message.endswith("\ufffd?")
     for text in [*answer["forbidden"], message]:
         text.encode("utf-8")
+
+
+# What the trusted side makes of the resident sets it read around a request (Harness._memory_figures).
+
+MIB = 1 << 20
+HARNESS, RANK = 3, 4
+
+
+def figures(before, peaks, files_before=None, files_after=None, outside=(0, 0, 0)):
+    """(growth, level) for a harness at 100 MiB and a rank at 200 MiB before the load, the rank's file-backed
+    pages 50 MiB then; outside: what the sandbox held beside its processes at the load, before the request
+    and at its peak."""
+    harness = SimpleNamespace(rss_base_bytes={HARNESS: 100 * MIB, RANK: 200 * MIB}, file_base_bytes={RANK: 50 * MIB},
+                              outside_base_bytes=outside[0],
+                              process=SimpleNamespace(outside_peak_bytes=outside[2], outside_bytes=outside[1]))
+    return Harness._memory_figures(harness, before, peaks, outside[1], files_before or {}, files_after or {})
+
+
+def test_the_growth_is_the_most_any_process_of_the_submission_grew_plus_what_the_sandbox_s_files_gained():
+    growth, level = figures({HARNESS: 100 * MIB, RANK: 200 * MIB}, {HARNESS: 101 * MIB, RANK: 456 * MIB},
+                            outside=(0, 0, 0))
+    assert growth == 256 * MIB and level == 256 * MIB
+    growth, level = figures({HARNESS: 100 * MIB, RANK: 200 * MIB}, {HARNESS: 101 * MIB, RANK: 201 * MIB},
+                            outside=(5 * MIB, 10 * MIB, 110 * MIB))
+    assert growth == 101 * MIB and level == 106 * MIB
+
+
+def test_a_rank_s_first_run_of_library_code_is_left_out_but_no_more_than_the_cap():
+    before, files_before = {HARNESS: 100 * MIB, RANK: 200 * MIB}, {RANK: 50 * MIB}
+    growth, _ = figures(before, {HARNESS: 100 * MIB, RANK: 230 * MIB}, files_before, {RANK: 80 * MIB})
+    assert growth == 0
+    huge = 50 * MIB + RANK_CODE_PAGES_BYTES + 512 * MIB  # a large file mapped to hide a peak behind it
+    growth, _ = figures(before, {HARNESS: 100 * MIB, RANK: 200 * MIB + 1024 * MIB}, files_before, {RANK: huge})
+    assert growth == 1024 * MIB - RANK_CODE_PAGES_BYTES
+
+
+def test_a_process_whose_figures_could_not_be_read_leaves_the_growth_unknown():
+    assert figures({HARNESS: 100 * MIB, RANK: None}, {HARNESS: 101 * MIB, RANK: 300 * MIB}) == (None, None)
