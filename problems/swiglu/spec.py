@@ -38,3 +38,34 @@ def mistakes(params, inputs):
     for says, gate, transposed in found:
         w = {name: weight.T if name in transposed else weight for name, weight in weights.items()}
         yield says, {"y": F.linear(gate(F.linear(x, w["w1"])) * F.linear(x, w["w3"]), w["w2"])}
+
+
+_MAGNITUDES = {}
+
+
+def magnitude(name, params, inputs):
+    """What each output's rounding scales with: its sums' terms added up in magnitude, not the sums' values. A
+    weight's gradient sums over every token (4096 in the largest test), and two correct orders of that sum differ
+    by rounding units of the terms' total, which the gradient's own value, a sum of signed terms, is far below.
+    With h = silu(g) * u, g = x @ w1.T, u = x @ w3.T, a = |dy| @ |w2| (float64): y's terms total |h| @ |w2|.T,
+    w2.weight.grad's |dy|.T @ |h|, w1.weight.grad's (a * |u| * |silu'(g)|).T @ |x|, w3.weight.grad's
+    (a * |silu(g)|).T @ |x|, and x.grad's the sum of those two against |w1| and |w3|."""
+    key = (id(inputs["x"]), id(inputs.get("dy")))
+    if key not in _MAGNITUDES:
+        x = inputs["x"].double()
+        w1, w3, w2 = (inputs[f"module.{name}.weight"].double() for name in WEIGHTS)
+        g, u = x @ w1.T, x @ w3.T
+        silu = F.silu(g)
+        found = {"y": (silu * u).abs() @ w2.abs().T}
+        if "dy" in inputs:
+            dy = inputs["dy"].double().abs().reshape(-1, w2.shape[0])
+            h, xs = (silu * u).abs().reshape(dy.shape[0], -1), x.abs().reshape(dy.shape[0], -1)
+            a = dy @ w2.abs()
+            sigmoid = torch.sigmoid(g).reshape(a.shape)
+            d_gate = a * u.abs().reshape(a.shape) * (sigmoid * (1 + g.reshape(a.shape) * (1 - sigmoid))).abs()
+            d_up = a * silu.abs().reshape(a.shape)
+            found.update({"w2.weight.grad": dy.T @ h, "w1.weight.grad": d_gate.T @ xs, "w3.weight.grad": d_up.T @ xs,
+                          "x.grad": d_gate @ w1.abs() + d_up @ w3.abs()})
+        _MAGNITUDES.clear()
+        _MAGNITUDES[key] = ({name: value.max().item() for name, value in found.items()}, inputs)
+    return _MAGNITUDES[key][0].get(name, 0.0)
