@@ -1,6 +1,6 @@
 # expect: accepted
 """Overflow found from the largest magnitude over all gradients (torch.max propagates NaN), the gradients
-replaced by unscaled copies rather than divided in place, and the scale kept as a power-of-two exponent."""
+multiplied in place by the scale's exact reciprocal, and the scale kept as a power-of-two exponent."""
 import math
 
 import torch
@@ -22,7 +22,7 @@ class LossScaler:
     def step(self, optimizer):
         params = [p for group in optimizer.param_groups for p in group["params"] if p.grad is not None]
         for p in params:
-            p.grad = p.grad.detach() / self.get_scale()
+            p.grad.mul_(2.0 ** -self.exponent)
         largest = torch.stack([p.grad.abs().max() for p in params]).max().item()
         self.state["last_skipped"] = not math.isfinite(largest)
         if self.state["last_skipped"]:
