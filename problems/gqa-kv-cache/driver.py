@@ -1,5 +1,5 @@
 """In the sandbox, deciding nothing: makes the test's calls in order and reports each call's output (out_0, ...)
-and held: the numbers in the module's parameters and buffers, and how many of those are learnable parameters."""
+and held: the numbers in the module's parameters and buffers, how many are learnable, and those in other tensors."""
 import math
 
 import torch
@@ -18,6 +18,9 @@ def run(solution, params, inputs, ctx, read=kit.parameter_reader(), product=math
                 outputs[f"out_{i}"] = out.detach().clone()
             start += t
     held = list(read(model).values())
-    outputs["held"] = torch.tensor([sum(product(shape) for shape, _ in held), sum(1 for _, grad in held if grad)],
+    kept = [v for m in model.modules() for k, v in vars(m).items() if k not in ("_parameters", "_buffers", "_modules")]
+    kept += [x for v in kept if isinstance(v, (list, tuple, dict)) for x in (v.values() if isinstance(v, dict) else v)]
+    outputs["held"] = torch.tensor([sum(product(shape) for shape, _ in held), sum(1 for _, grad in held if grad),
+                                    sum(x.numel() for x in kept if isinstance(x, torch.Tensor))],
                                    dtype=torch.int64, device=ctx.device)
     return outputs

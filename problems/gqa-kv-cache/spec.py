@@ -57,11 +57,13 @@ def diagnose(name, params, inputs, got, truth):
 
 def check(params, inputs, got, truth):
     held = got.get("held")
-    if held is None or held.dtype != torch.int64 or tuple(held.shape) != (2,):
+    if held is None or held.dtype != torch.int64 or tuple(held.shape) != (3,):
         return "the driver's report of the module's tensors is missing or malformed (was the driver changed?)"
     bound = 2 * params["batch"] * params["kv_heads"] * params["max_seq"] * params["head_dim"]
     if held[1]:
         return "GQAKVCache has learnable parameters; it must have none (the projections are not part of it)"
+    if held[2]:
+        return "a tensor is kept outside the buffers (an attribute, a list, a dict): .to() and state_dict() skip it"
     if held[0] == 0:
         return "the module holds no buffers: keep the cache in buffers (register_buffer), so that .to() moves it"
     if held[0] > bound + 64:
