@@ -51,12 +51,16 @@ WRAPPER_TABLES: api.Table = {"interface": {"call": None}}
 LESSONS = api.Hook("LESSONS", None, "a kit.Lessons: what the problem's messages add to the kit's", required=True)
 
 
+def _times(count: float) -> str:
+    return f"{count:g} time{'' if count == 1 else 's'}"
+
+
 def driver_source(package: api.Package) -> str:
     """The driver the sandbox runs for a wrapper problem: the scenario, every block wrapped in the class that
     `[interface]`'s `call` names."""
     return (f'"""The kit\'s wrapper scenario (kit_wrapper) for {package.slug}, every block wrapped in the '
             'submission\'s class."""\nimport kit_wrapper\n\n\n'
-            "def run(solution, params, inputs, ctx, _run=kit_wrapper.run):\n"
+            "def run(solution, params, inputs, ctx, _run=kit_wrapper.counted_run()):\n"
             f"    return _run(solution.{package.interface['call']}, params, inputs, ctx)\n")
 
 
@@ -122,16 +126,28 @@ class WrapperChecker(api.CheckerBase):
                 runs, norms = (scalar(got.get(f"{name}{call}"), torch.int64) for name in ("runs", "norms"))
                 if runs is None or norms is None or not 0 <= runs <= 1_000_000 or not 0 <= norms <= 1_000_000:
                     return TAMPERED
-                # The reference's count, from its own sandbox: zero only where nothing counted operators.
-                per_run = int(expected[f"norms{call}"])
-                if runs != 1 or (per_run and norms != per_run):
-                    return self.calls_message(runs if runs != 1 else f"{norms / per_run:g}", mode)
+                # The reference's counts, from its own sandbox, in checked and timed calls alike: each block runs
+                # once per call, and once more in backward where training checkpoints it.
+                expected_runs, expected_norms = int(expected[f"runs{call}"]), int(expected[f"norms{call}"])
+                if runs != expected_runs or norms != expected_norms:
+                    blocks = params.get("blocks", 1) if params["model"] in ("stack", "heads") else 1
+                    share = runs / expected_runs if runs != expected_runs else norms / expected_norms
+                    return self.calls_message(share * expected_runs / blocks, expected_runs / blocks, mode, params)
         return None
 
-    def calls_message(self, runs, mode):
-        where = (f"in training mode under {GRAD_DISABLED[mode]} the block ran {runs} times for one forward"
-                 if mode in GRAD_DISABLED else
-                 f"in eval mode with grad enabled the block ran {runs} times for one forward and backward")
+    def calls_message(self, runs, expected, mode, params):
+        """Why a block ran `runs` times per call (on average, in a model of several) where it must run `expected`."""
+        block = "each block" if params["model"] in ("stack", "heads") else "the block"
+        if mode in GRAD_DISABLED:
+            where = f"in training mode under {GRAD_DISABLED[mode]} {block} ran {_times(runs)} for one forward"
+        elif mode == "eval":
+            where = f"in eval mode with grad enabled {block} ran {_times(runs)} for one forward and backward"
+        elif expected == 2:
+            return (f"in training mode {block} ran {_times(runs)} for one forward and backward; checkpointed, it runs "
+                    "twice: once in the forward pass, keeping only its input, and once more in backward, to rebuild "
+                    "the activations it did not keep")
+        else:
+            return f"in training mode {block} ran {_times(runs)} for one call; the reference's ran {_times(expected)}"
         return f"{where}; it must run once, as the plain block does{self.lessons.once(mode)}"
 
     def missing_gradient(self, params, got, expected):

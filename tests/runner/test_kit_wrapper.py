@@ -1,6 +1,7 @@
 """The kit's wrapper scenario (runner/kit/sandbox_wrapper.py) and its trusted judgement (runner/kit/wrapper.py),
 run here without a sandbox: what the scenario reports, and that a report can only make a verdict worse."""
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -8,11 +9,13 @@ import torch
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
-from runner.harness.measure import OperatorWatch
 from runner.kit import wrapper
 from runner.kit.truth import load_module, trusted_context
 
 SANDBOX_WRAPPER = Path(wrapper.__file__).with_name("sandbox_wrapper.py")
+# As a driver loads it in a sandbox: one counting kernel per process, bound once.
+KIT = load_module(SANDBOX_WRAPPER, "kit_wrapper_under_test")
+RUN = KIT.counted_run()
 BLOCK = {"model": "block", "d_model": 8, "n_heads": 2, "d_hidden": 16, "dropout": 0.1, "shapes": [[2, 3]]}
 CHECKER = wrapper.WrapperChecker(wrapper.Lessons(wrapper="the checkpoint", once=lambda mode: f": once in {mode}",
                                                  gradients=lambda params: ": replay the masks",
@@ -40,10 +43,9 @@ class Detached(Plain):
             return self.block(x)
 
 
-def scenario(wrap, params, run=None):
+def scenario(wrap, params):
     inputs = CHECKER.inputs(params, torch.Generator().manual_seed(0))
-    run = run or load_module(SANDBOX_WRAPPER, "kit_wrapper_under_test").run
-    return inputs, run(wrap, params, inputs, trusted_context())
+    return inputs, RUN(wrap, params, inputs, trusted_context())
 
 
 def judged(wrap, params):
@@ -126,11 +128,10 @@ def test_the_random_stream_must_end_where_the_plain_model_leaves_it():
         "the global RNG state is not where the plain model leaves it: restore the stream")
 
 
-def test_the_driver_keeps_the_scenario_it_bound_at_load():
-    module = load_module(SANDBOX_WRAPPER, "kit_wrapper_patched")
-    run = module.run
-    module.scenario = module.run = lambda *args: {"out0": torch.zeros(())}
-    _, observed = scenario(Plain, {**BLOCK, "count_calls": True}, run=run)
+def test_the_driver_keeps_the_scenario_it_bound_at_load(monkeypatch):
+    monkeypatch.setattr(KIT, "scenario", lambda *args: {"out0": torch.zeros(())})
+    monkeypatch.setattr(KIT, "counted_run", lambda: KIT.scenario)
+    _, observed = scenario(Plain, {**BLOCK, "count_calls": True})
     assert int(observed["runs0"]) == 1 and "grad:attn.qkv.weight" in observed
 
 
@@ -140,27 +141,6 @@ def test_the_memory_bound_is_a_fraction_of_the_plain_models_peak_measured_here()
     bound, words = CHECKER.memory_limit(params, inputs)
     assert bound > 0 and "at most 50% of the" in words and "when run plainly" in words
     assert CHECKER.memory_limit(BLOCK, inputs) is None
-
-
-class Watched:
-    """A ctx whose op_counts are an OperatorWatch's, as the harness's are."""
-
-    WrongAnswer = ValueError
-
-    def __init__(self, watch):
-        self.watch = watch
-
-    @property
-    def op_counts(self):
-        return dict(self.watch.counts)
-
-
-def counted(wrap, params):
-    inputs = CHECKER.inputs(params, torch.Generator().manual_seed(0))
-    run = load_module(SANDBOX_WRAPPER, "kit_wrapper_counted").run
-    watch = OperatorWatch([])
-    with watch:
-        return inputs, run(wrap, params, inputs, Watched(watch))
 
 
 def test_a_hook_called_by_hand_does_not_hide_a_second_run():
@@ -176,9 +156,42 @@ def test_a_hook_called_by_hand_does_not_hide_a_second_run():
             return checkpoint(self.block, x, use_reentrant=False)
 
     params = {**BLOCK, "mode": "eval", "count_calls": True}
-    inputs, expected = counted(Plain, params)
-    _, got = counted(CallsTheHookOnce, params)
+    inputs, expected = scenario(Plain, params)
+    _, got = scenario(CallsTheHookOnce, params)
     assert int(expected["norms0"]) == 2 and int(got["runs0"]) == 1 and int(got["norms0"]) == 4
     assert CHECKER.check(params, inputs, got, expected).startswith(
         "in eval mode with grad enabled the block ran 2 times")
-    assert CHECKER.check(params, inputs, counted(Plain, params)[1], expected) is None
+    assert CHECKER.check(params, inputs, scenario(Plain, params)[1], expected) is None
+
+
+def test_a_run_on_another_thread_is_counted_in_the_dispatcher():
+    class SecondRunOnAThread(Plain):
+        def forward(self, x):
+            # forward() itself, past the block's hooks, on a thread no dispatch mode of the caller's reaches.
+            helper = threading.Thread(target=self.block.forward, args=(x.detach(),))
+            helper.start()
+            helper.join()
+            return self.block(x)
+
+    params = {**BLOCK, "mode": "eval", "count_calls": True}
+    inputs, expected = scenario(Plain, params)
+    _, got = scenario(SecondRunOnAThread, params)
+    assert int(got["runs0"]) == 1 and int(got["norms0"]) == 2 * int(expected["norms0"])
+    assert CHECKER.check(params, inputs, got, expected).startswith(
+        "in eval mode with grad enabled the block ran 2 times")
+
+
+class Checkpointed(Plain):
+    def forward(self, x):
+        if self.training and torch.is_grad_enabled():
+            return checkpoint(self.block, x, use_reentrant=False)
+        return self.block(x)
+
+
+def test_a_checkpointed_training_step_runs_each_block_twice_and_a_plain_one_is_told_so():
+    params = {**BLOCK, "model": "stack", "blocks": 3, "count_calls": True}
+    inputs, expected = scenario(Checkpointed, params)
+    assert int(expected["runs0"]) == 6 and int(expected["norms0"]) == 12
+    assert CHECKER.check(params, inputs, scenario(Checkpointed, params)[1], expected) is None
+    assert CHECKER.check(params, inputs, scenario(Plain, params)[1], expected).startswith(
+        "in training mode each block ran 1 time for one forward and backward; checkpointed, it runs twice")
