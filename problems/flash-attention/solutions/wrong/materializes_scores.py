@@ -1,8 +1,9 @@
 # expect: memory_limit_exceeded
-# message: score matrix
-# fails-on: long-4096-causal
-# Exact attention with a hand-written softmax over the whole T x T score matrix: right values, and at
-# T = 4096 several 128 MiB temporaries where FlashAttention holds one tile.
+# message: a score tile must be block_q queries against block_k keys
+# fails-on: tile-memory
+# Exact attention with a hand-written softmax over the whole T x T score matrix, both tile sizes ignored: right
+# values, and several score-matrix-sized temporaries where FlashAttention holds one block_q x block_k tile (at
+# T = 4096, 128 MiB each).
 import math
 
 import torch
