@@ -1,9 +1,11 @@
-"""Trusted: each schedule checked step by step and run here a tick a step; each stage's gradients in float64."""
+"""Trusted: each schedule, and the steps each stage was seen taking in a run, checked step by step and run here a
+tick a step; each stage's gradients in float64."""
 import torch
 
 from runner import kit
 
-SAYS, REFERENCE = kit.declared(__file__)["ranks"]["says"], kit.load_sibling(__file__, "reference.py")
+DECLARED, REFERENCE = kit.declared(__file__)["ranks"], kit.load_sibling(__file__, "reference.py")
+SAYS = DECLARED["says"]
 
 
 def inputs(params, generator):  # weights of gain 1, so that tanh's gradients neither vanish nor saturate
@@ -40,22 +42,42 @@ def diagnose(name, rank, params, inputs, got, truth):  # after the mistakes: a g
     return SAYS["no_grad" if value is None else "no_gradient" if not value.any() else later].format(next=rank + 1)
 
 
-def check(params, inputs, got, truth, reports):
-    return next((f"one_f_one_b({p}, {m}): {message}" for j, (p, m) in enumerate(params.get("schedules", []))
-                 if (message := schedule_message(got.get(f"schedule{j}@0"), p, m, kit.reveals_values()))), None)
+def check(params, inputs, got, truth, reports):  # the schedules returned, or the steps a run was seen taking
+    if "width" not in params:
+        return next((f"one_f_one_b({p}, {m}): {message}" for j, (p, m) in enumerate(params["schedules"])
+                     if (message := schedule_message(listed(got.get(f"schedule{j}@0"), p), p, m))), None)
+    p, entering = params["world_size"], [inputs["x"].double().chunk(params["micro_batches"])]
+    for r in range(p - 1):  # what enters each stage, micro-batch by micro-batch
+        entering.append([torch.tanh(h @ inputs[f"w{r}"].double().T + inputs[f"b{r}"].double()) for h in entering[-1]])
+    message = schedule_message([taken(got, s, entering[s]) for s in range(p)], p, params["micro_batches"])
+    return message and f"{SAYS['observed']}: {message}"
 
 
-def schedule_message(table, p, m, show):  # show: name the offending step (sample tests only)
-    if table is None or table.dtype != torch.int64 or table.dim() != 3 or table.shape[::2] != (p, 2):
+def listed(table, p):  # one_f_one_b's lists as the driver encoded them; None when they are not p lists of steps
+    if table is not None and table.dtype == torch.int64 and table.dim() == 3 and table.shape[::2] == (p, 2):
+        return [[({0: "F", 1: "B"}.get(k, "?"), i) for k, i in row if [k, i] != [-1, -1]] for row in table.tolist()]
+
+
+def taken(got, s, entering):  # a call is a forward once its backward reached weight; named by its input, else "?"
+    events, calls, limit = got[f"steps@{s}"].tolist(), got[f"steps.inputs@{s}"].double(), max(
+        h.abs().max().item() for h in entering) * DECLARED["relative_tolerance"]
+    named = {k: next((i for i, h in enumerate(entering) if (calls[k] - h).abs().max() <= limit), "?")
+             for kind, k in events if kind == 1 and 0 <= k < len(calls)}
+    full = [("?", "?")] if events[-1][0] != -1 else []  # more than 4m + 4 calls and gradients
+    return [("FB"[kind], named.get(k, "?")) for kind, k in events if kind == 1 or kind == 0 and k in named] + full
+
+
+def schedule_message(rows, p, m):
+    show = kit.reveals_values()  # name the offending step (sample tests only)
+    if rows is None:
         return f"the result is not one list of steps for each of the {p} stages"
-    rows = [[({0: "F", 1: "B"}.get(k, "?"), i) for k, i in row if [k, i] != [-1, -1]] for row in table.tolist()]
     at = lambda s, k: f"stage {s}'s step {k}, %s(%s)," % rows[s][k] if show else "a step"  # noqa: E731
     for s, row in enumerate(rows):
         if len(row) != 2 * m:
             return f"{f'stage {s} takes {len(row)}' if show else 'a stage takes a wrong number of'} {SAYS['count']}"
         for k, (kind, i) in enumerate(row):
             held = sum((taken[0] == "F") - (taken[0] == "B") for taken in row[:k + 1])  # forward, not yet backward
-            rule = "unknown" if kind == "?" or not 0 <= i < m else "twice" if (kind, i) in row[:k] else \
+            rule = "unknown" if kind == "?" or i not in range(m) else "twice" if (kind, i) in row[:k] else \
                 "early" if kind == "B" and ("F", i) not in row[:k] else "peak" if held > p else None
             if rule:
                 return f"{at(s, k)} {SAYS[rule].format(p=p, m=m)}"
