@@ -88,6 +88,10 @@ class RanksChecker(ValueChecker):
         if any(mistake.solution for mistake in self.mistakes):
             raise KitError(f"{package.slug}: a ranks problem's [[mistakes]] each name a spec.py function; a "
                            "solution runs on ranks, not on the trusted side")
+        for name, rule in self.rules.get("phases", {}).items():
+            if rule.get("others", "any") != "any":
+                raise KitError(f"{package.slug}: [ranks.phases.{name}] others = {rule['others']!r}; the only value is "
+                               "\"any\" (every family the rule does not name is refused without it)")
         if "sent" in self.rules and "sent_bounds" not in self.own:
             raise KitError(f"{package.slug}/spec.py must define sent_bounds(params, counted): [ranks.sent] needs it")
         self.judges_sent_bytes = "sent" in self.rules

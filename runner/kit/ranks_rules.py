@@ -14,12 +14,12 @@ import torch
 from runner import compare
 
 from .api import ANY_NAME, Table
-from .ranks_reports import FAMILIES, Collective, RankReport, known_collectives
+from .ranks_reports import FAMILIES, Collective, RankReport, family, known_collectives
 
 # problem.toml's `[ranks]`: the rules applied here, what ranks.py reads (`setup`, `trainable`, `relative_tolerance`,
 # `replicated`), and `[ranks.says]`, the problem's own words its spec.py reads (kit.declared).
 PHASE_RULE: Table = dict.fromkeys(("says", "why", "only", "sums", "elements", "bytes", "at_most", "fewer", "more",
-                                   *FAMILIES))
+                                   "others", *FAMILIES))
 RANKS_TABLE: Table = {
     **dict.fromkeys(("setup", "trainable", "relative_tolerance", "replicated", "only", "says")),
     "refusal": dict.fromkeys(("divides", "raises", "says")),
@@ -28,7 +28,8 @@ RANKS_TABLE: Table = {
     "timeout": dict.fromkeys(("says", "all_sending")),
     "sent": dict.fromkeys(("every_over", "one_over", "under")),
 }
-WORDS = {"all_reduce": ("all-reduce", "summed", "sum")}
+WORDS = {"all_reduce": ("all-reduce", "summed", "sum"), "recv": ("receive", "received", "receive"),
+         "batch_p2p": ("batch of sends and receives", "moved", "move")}
 # What each source of the bytes a rank sent is called in the sent rule's words ({verb}).
 COUNTED = {"calls": " sent", "process": "'s process wrote, counting every thread,"}
 
@@ -52,18 +53,22 @@ def collectives_message(says: str, rule: dict[str, Any], seen: list[Collective],
     """Why the collectives seen in a phase break rule (a [ranks.phases] table), or None. says is what the
     message calls the phase ("the forward pass"); facts fill in the counts a rule names and its words.
 
-    Every family the rule does not name is refused; a family's calls must number what the rule gives (a count,
-    the name of one in facts, or "any"); with `elements` or `bytes` (a count's name) the calls of its families
-    must move exactly that many in all, or at most that many with `at_most`."""
+    Every family the rule does not name is refused, unless `others = "any"` allows them all, any number of calls
+    (set-up); a family's calls must number what the rule gives (a count, the name of one in facts, or "any"); with
+    `elements` or `bytes` (a count's name) the calls of its named families must move exactly that many in all, or
+    at most that many with `at_most`. A refused operator is named with its family in words."""
     moving = [collective for collective in seen if collective.family]
     allowed = [name for name in FAMILIES if name in rule]
-    others = sorted({collective.operator for collective in moving if collective.family not in allowed})
+    others = [] if rule.get("others") == "any" else \
+        sorted({collective.operator for collective in moving if collective.family not in allowed})
     if others:
-        named = [operator for operator in others if operator in known_collectives()]
+        named = [f"{operator}{_family_words(operator)}" for operator in others if operator in known_collectives()]
         unknown = ["collectives this torch does not register"] if len(named) < len(others) else []
         listed = " and ".join(_words(name)[0] for name in allowed)
-        allows = f"{listed} is the only collective this problem allows" if listed else "this problem allows none"
+        allows = (f"{listed} {'is the only collective' if len(allowed) == 1 else 'are the only collectives'} it may "
+                  "issue") if listed else "it may issue none"
         return f"{says} issued {', '.join(named + unknown)}; {allows}: {only}"
+    moving = [collective for collective in moving if collective.family in allowed]
     reveal = compare.reveals_values()
     for kind in allowed:
         wanted, noun = rule[kind], _words(kind)[0]
@@ -98,6 +103,15 @@ def _size_message(says, rule, moving, allowed, facts) -> str | None:
 def _words(kind: str) -> tuple[str, str, str]:
     """(the family's noun, what its calls did to elements, what they must do), for messages."""
     return WORDS.get(kind, (kind.replace("_", "-"), "moved", "move"))
+
+
+def _family_words(operator: str) -> str:
+    """The family of a registered collective operator in words, ' (an all-gather)'; '' for an operator of none."""
+    kind = family(operator)
+    if kind not in FAMILIES:
+        return ""
+    noun = _words(kind)[0]
+    return f" ({'an' if noun[0] in 'aeiou' else 'a'} {noun})"
 
 
 def given_bytes(rule: dict[str, Any], inputs: dict[str, torch.Tensor]) -> dict[str, int]:

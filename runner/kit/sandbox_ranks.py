@@ -14,7 +14,10 @@ The report, JSON:
                 in the phase, on any thread (at most MAX_OPERATORS operators), with the elements and bytes of
                 each call's first operand (the tensor or tensors it moves) summed over its calls; one another
                 thread issued between phases counts in the phase that follows, or in the last (the driver's
-                thread between phases sets up, as a DDP wrapper's constructor does, and is not counted)
+                thread between phases sets up, as a DDP wrapper's constructor does, and is not counted; once
+                set_up()'s phase has ended, set-up is over, and the driver's thread counts like any other until
+                the report is encoded: what the module's objects do while the driver reads them, a lazy output
+                computed as the driver multiplies it, or a finaliser run by the collector, is judged too)
     held        {"bytes": of every storage the module keeps, "given": the given tensors among them,
                  "largest": [[where the module first holds it, its bytes, the given tensor it is or null]]};
                 or, from kept(), the bytes of every storage made since storages_from_now() and still alive
@@ -89,9 +92,10 @@ def observer():
                   if isinstance(value, type) and issubclass(value, BaseException)}
 
     lock, depth, driver_thread, thread_id = threading.Lock(), threading.local(), threading.get_ident(), threading.get_ident
-    # The phase now running's record, what was issued since the last phase ended, and the libraries that hold the
-    # counting kernels (a registration lasts as long as its library).
-    record = {"phase": None, "between": {}, "libraries": {}}
+    # The phase now running's record, what was issued since the last phase ended, whether set_up() has ended (the
+    # driver's own thread then counts between phases too) and the libraries that hold the counting kernels (a
+    # registration lasts as long as its library).
+    record = {"phase": None, "between": {}, "set_up": False, "libraries": {}}
 
     def count(operator, args, kwargs):
         # Sized outside the lock: the size of an operand still being gathered (a functional collective's output)
@@ -99,7 +103,7 @@ def observer():
         operands = args if args else tuple(kwargs.values())
         moved = size(operands[0] if operands else None)
         with lock:
-            if record["phase"] is None and thread_id() == driver_thread:
+            if record["phase"] is None and thread_id() == driver_thread and not record["set_up"]:
                 return  # the driver's own set-up between phases (a DDP wrapper's first broadcast), not judged
             seen = record["phase"] if record["phase"] is not None else record["between"]
             if operator in seen or len(seen) < max_operators:
@@ -145,10 +149,12 @@ def observer():
 
     def report():
         """An empty report, filled by the helpers below."""
+        with lock:
+            record["set_up"] = False
         return {"phases": {}}
 
     def during(observed, phase, function, *args, timeouts=False):
-        """function(*args), recording in observed the collectives it issued on this thread as `phase`. With
+        """function(*args), recording in observed the collectives issued meanwhile, on any thread, as `phase`. With
         timeouts, a collective that timed out (gloo's words for a send or receive nobody matched in time) is
         recorded as `timed_out` instead of raised, and function's result is None."""
         with lock:
@@ -198,6 +204,8 @@ def observer():
         what the module holds once the caller has dropped the layers. Each layer is an nn.Linear(*layers[name])
         with its weight and bias copied from inputs["<name>.weight"] and inputs["<name>.bias"]."""
         module, passed = during(observed, "setup", loaded, build, inputs, layers, load)
+        with lock:
+            record["set_up"] = True  # from here on the driver's thread counts between phases too
         holdings(observed, module, passed)
         return module
 
@@ -344,7 +352,7 @@ def observer():
         """The report as JSON, padded with spaces to a size every run shares, as the reference's outputs must;
         what was issued after the last phase counts in it."""
         with lock:
-            between, record["between"] = record["between"], {}
+            between, record["between"], record["set_up"] = record["between"], {}, False
         if between and observed["phases"]:
             last = list(observed["phases"])[-1]
             merged = {operator: counts for operator, *counts in observed["phases"][last]}

@@ -116,7 +116,23 @@ def test_one_all_reduce_of_the_declared_elements_keeps_the_rule_whatever_api_iss
 
 def test_a_collective_of_another_family_is_named_and_refused():
     message = forward([("c10d::allgather_", 1, 24, 96), ("c10d::allreduce_", 1, 12, 48)])
-    assert "issued c10d::allgather_" in message and "all-reduce is the only collective" in message
+    assert message == ("the forward pass issued c10d::allgather_ (an all-gather); all-reduce is the only collective it "
+                       "may issue: one all-reduce is enough")
+    message = forward([("c10d::scatter_", 1, 6, 24), ("_c10d_functional::irecv", 1, 6, 24)])
+    assert "issued _c10d_functional::irecv (a receive), c10d::scatter_ (a scatter);" in message
+    none = collectives_message("the window", {}, [Collective("c10d::barrier", 1, 0, 0)], {}, "nothing to sum")
+    assert none == "the window issued c10d::barrier (a barrier); it may issue none: nothing to sum"
+
+
+def test_a_phase_whose_others_are_any_allows_every_family_and_judges_only_those_it_names():
+    seen = [Collective("c10d::scatter_", 2, 30, 120), Collective("c10d::broadcast_", 1, 4, 16),
+            Collective("_c10d_functional::all_gather_into_tensor", 1, 8, 32), Collective("c10d::allreduce_", 3, 1, 4)]
+    assert collectives_message("set-up", {"others": "any"}, seen, {}, "") is None
+    counted = {**FORWARD, "others": "any"}
+    assert collectives_message("the pass", counted, [*seen[:3], Collective("c10d::allreduce_", 1, 12, 48)],
+                               {"out": 12}, "") is None
+    message = collectives_message("the pass", counted, seen, {"out": 12}, "")
+    assert message == "the pass issued 3 all-reduces; exactly one is expected: summed once"
 
 
 def test_an_operator_name_torch_does_not_register_is_never_echoed():
@@ -277,6 +293,8 @@ def test_a_ranks_package_missing_a_required_hook_or_with_one_of_another_shape_is
 def test_a_ranks_package_whose_rules_need_a_hook_or_whose_mistake_is_a_solution_is_refused_at_load(tmp_path):
     with pytest.raises(KitError, match=r"must define sent_bounds\(params, counted\)"):
         RanksChecker(package(tmp_path, rules=RULES + "[ranks.sent]\nevery_over = 'x'\n"))
+    with pytest.raises(KitError, match=r"\[ranks.phases.call\] others = 'all'; the only value is \"any\""):
+        RanksChecker(package(tmp_path, rules=RULES + "others = 'all'\n"))
     (tmp_path / "wrong.py").write_text("")
     with pytest.raises(KitError, match="each name a spec.py function"):
         RanksChecker(package(tmp_path, mistakes="[[mistakes]]\nsolution = 'wrong.py'\nsays = 'x'\n"))
@@ -439,6 +457,57 @@ def test_a_refusal_is_recorded_only_for_an_exception_of_the_builtin_class_bound_
     assert observed == {"refused": None}
     with pytest.raises(_LookAlike):
         ranks.refusal(observed, build(_LookAlike), "ValueError")
+
+
+DRIVER_BETWEEN_PHASES = r"""
+import json, sys
+import torch, torch.distributed as dist
+from torch import nn
+from runner.kit import sandbox_ranks
+
+dist.init_process_group("gloo", store=dist.FileStore(sys.argv[1], 1), rank=0, world_size=1)
+ranks = sandbox_ranks.observer()
+
+
+def gather():
+    dist.all_gather([torch.empty(3)], torch.ones(3))
+
+
+class Module(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(2))
+
+    def load_full(self, fc1):
+        dist.broadcast(self.w.data, 0)
+
+
+reports = []
+for run in range(2):
+    observed = ranks.report()
+    gather()  # the driver's own set-up before set_up(): not counted
+    ranks.set_up(observed, Module, {"fc1.weight": torch.ones(2, 2), "fc1.bias": torch.ones(2)}, {"fc1": (2, 2)},
+                 "load_full")
+    gather()  # set-up is over: counts in the phase that follows
+    ranks.during(observed, "forward0", lambda: None)
+    gather()  # after the last phase: counts in it
+    reports.append(json.loads(bytes(ranks.encoded(observed).tolist()).decode()))
+    gather()  # after the report, before the next run's set_up(): not counted
+print(json.dumps([report["phases"] for report in reports]))
+"""
+
+
+def test_once_set_up_has_ended_the_drivers_own_thread_counts_between_phases_until_the_report(tmp_path):
+    # A lazy output gathered as the driver reads it between two phases, or a finaliser the collector runs there,
+    # issues its collectives on the driver's thread: after set-up they are judged, in the phase that follows.
+    script = tmp_path / "between.py"
+    script.write_text(DRIVER_BETWEEN_PHASES)
+    process = subprocess.run([sys.executable, str(script), str(tmp_path / "store")], capture_output=True, text=True,
+                             timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert process.returncode == 0, process.stderr
+    for phases in json.loads(process.stdout):
+        assert phases == {"setup": [["c10d::broadcast_.default", 1, 2, 8]],
+                          "forward0": [["c10d::allgather_.default", 2, 6, 24]]}
 
 
 KEPT_AFTER_GATHERS = r"""

@@ -4,7 +4,7 @@
 # tests: all
 # Sums the partial outputs with an all-reduce on a helper thread, and all-reduces one element on the calling
 # thread, so that a record of the pass kept by a dispatch mode (thread-local) saw exactly one all-reduce. Other
-# collectives are refused on every thread (forbidden_collective_on_thread.py), an all-reduce is not; the driver
+# collectives are refused on every thread (tp_mlp_gather_on_thread.py), an all-reduce is not; the driver
 # now counts collectives in the dispatcher, on every thread, and the checker also asks how many elements the
 # one all-reduce summed: the partial outputs' count, never one.
 import threading

@@ -1,6 +1,6 @@
-# expect: forbidden
-# mistake: gathers every rank's partial output and sums the stack locally: the same numbers as one all-reduce, but world-size times the traffic and memory, and a collective the layer must not issue
-# message: allgather
+# expect: wrong_answer
+# mistake: gathers every rank's partial output and sums the stack locally: the same numbers as one all-reduce, but world-size times the traffic and memory, and a collective the forward pass must not issue
+# message: the forward pass issued c10d::allgather_ (an all-gather); all-reduce is the only collective it may issue: one all-reduce of the partial results already gives every rank the full sum
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F

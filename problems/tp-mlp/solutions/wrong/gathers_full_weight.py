@@ -1,6 +1,6 @@
-# expect: forbidden
+# expect: wrong_answer
 # mistake: stores only its shard, as FSDP does, but gathers the full weights back with the functional all_gather before every forward and computes the whole MLP locally: the memory rule holds between calls, and each forward moves both full weight matrices to every rank instead of one output-sized all-reduce
-# message: all_gather_into_tensor
+# message: the forward pass issued _c10d_functional::all_gather_into_tensor (an all-gather); all-reduce is the only collective it may issue: one all-reduce of the partial results already gives every rank the full sum, and gathering weights or outputs instead moves world-size times as much data on every call
 import torch
 import torch.distributed as dist
 import torch.distributed._functional_collectives as funcol

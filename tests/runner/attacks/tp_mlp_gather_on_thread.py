@@ -1,9 +1,12 @@
-# expect: forbidden
-# message: allgather
+# expect: wrong_answer
+# message: the forward pass issued c10d::allgather_ (an all-gather)
 # problem: tp-mlp
-# Gathers the partial outputs with the forbidden all_gather on a helper thread, where a thread-local
-# dispatch mode does not see it, and all-reduces zeros of the partial output's size on the calling thread
-# so that the all-reduces counted match the reference's.
+# Gathers the partial outputs with an all_gather on a helper thread, where a thread-local dispatch mode does
+# not see it, and all-reduces zeros of the partial output's size on the calling thread so that the
+# all-reduces counted match the reference's. tp-mlp once forbade every collective but all-reduce in the
+# dispatcher (`forbidden`); set-up may now issue any, and the driver's observer, which counts collectives in
+# the dispatcher on every thread, reports the helper thread's all_gather in the forward pass, where the
+# checker refuses it.
 import threading
 
 import torch
