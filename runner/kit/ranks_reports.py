@@ -74,6 +74,9 @@ class RankReport:
 
     phases: dict[str, list[Collective]] = field(default_factory=dict)
     held_bytes: int = 0  # of every storage the module (or what the driver watched) keeps
+    # What the rank's resident memory grew by over the same span, by the kernel's count (RssAnon), less the
+    # driver's own tensors: NumPy arrays, globals and frozen objects count like tensors.
+    held_resident: int = 0
     held_given: list[str] = field(default_factory=list)  # the given tensors whose storage it keeps
     # The largest storages kept: (where it holds one, its bytes, the given tensor it is or None).
     largest: list[tuple] = field(default_factory=list)
@@ -161,7 +164,8 @@ def _holdings(report: dict, given: frozenset[str]) -> dict:
         raise Malformed("held is not an object")
     largest = [(_text(holder, "a holder"), _count(size, "a held size"), _given(name, given, "a held storage", True))
                for holder, size, name in _entries(held.get("largest"), "the largest held", 3)]
-    return {"held_bytes": _count(held.get("bytes"), "held bytes"), "largest": largest,
+    return {"held_bytes": _count(held.get("bytes"), "held bytes"),
+            "held_resident": _count(held.get("resident"), "resident bytes"), "largest": largest,
             "held_given": _names(held.get("given"), given, "held given"),
             "alive": _names(report.get("alive"), given, "alive")}
 

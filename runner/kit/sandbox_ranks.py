@@ -43,17 +43,21 @@ the counting ones, can still reach it; the judge is for practice, not proctoring
 import builtins
 import gc
 import json
+import os
 import threading
 import time
 import types
 import warnings
 import weakref
 
+import numpy
 import torch
 import torch.distributed as dist
 from torch import nn
 from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 
+# The name the harness loads the submission's file under (runner/harness/serve.py).
+SUBMISSION = "solution"
 # Where collectives live, however they are issued: torch.distributed, the process-group object, the
 # functional collectives, their autograd variants, DTensor's own.
 NAMESPACES = ("c10d", "_c10d_functional", "_c10d_functional_autograd", "_dtensor")
@@ -87,6 +91,8 @@ def observer():
     timed_out_words = TIMED_OUT
     settle_looks, settle_s, sleep = SETTLE_LOOKS, SETTLE_S, time.sleep
     freeze, unfreeze, objects = gc.freeze, gc.unfreeze, gc.get_objects
+    open_file, read_file, close_file, read_only = os.open, os.read, os.close, os.O_RDONLY
+    ndarray, submission = numpy.ndarray, SUBMISSION
     class_of, is_subclass = type, issubclass
     exceptions = {name: value for name, value in vars(builtins).items()
                   if isinstance(value, type) and issubclass(value, BaseException)}
@@ -95,7 +101,7 @@ def observer():
     # The phase now running's record, what was issued since the last phase ended, whether set_up() has ended (the
     # driver's own thread then counts between phases too) and the libraries that hold the counting kernels (a
     # registration lasts as long as its library).
-    record = {"phase": None, "between": {}, "set_up": False, "libraries": {}}
+    record = {"phase": None, "between": {}, "set_up": False, "libraries": {}, "resident_from": 0, "storages_then": set()}
 
     def count(operator, args, kwargs):
         # Sized outside the lock: the size of an operand still being gathered (a functional collective's output)
@@ -199,14 +205,29 @@ def observer():
             return
         observed["refused"] = None
 
+    def resident():
+        """This process's anonymous resident bytes (RssAnon), as the kernel counts them: tensors, NumPy arrays,
+        globals and frozen objects alike, on every thread."""
+        descriptor = open_file("/proc/self/status", read_only)
+        try:
+            status = read_file(descriptor, 1 << 16)
+        finally:
+            close_file(descriptor)
+        for line in status.split(b"\n"):
+            if line.startswith(b"RssAnon:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
     def set_up(observed, build, inputs, layers, load):
         """The module build() makes, after module.<load>(*the full layers), recorded as the phase setup, with
         what the module holds once the caller has dropped the layers. Each layer is an nn.Linear(*layers[name])
         with its weight and bias copied from inputs["<name>.weight"] and inputs["<name>.bias"]."""
+        before = resident()
         module, passed = during(observed, "setup", loaded, build, inputs, layers, load)
         with lock:
             record["set_up"] = True  # from here on the driver's thread counts between phases too
         holdings(observed, module, passed)
+        observed["held"]["resident"] = max(0, resident() - before)
         return module
 
     def loaded(build, inputs, layers, load):
@@ -241,7 +262,8 @@ def observer():
     def held_storages(module):
         """{storage address: (where the module first holds it, its bytes)} over parameters, buffers and tensor
         attributes of every submodule, looking into lists, tuples, dicts and tensor subclasses (a DTensor's
-        local shard)."""
+        local shard); then over the class attributes of the submission's own classes among them and the globals
+        of the submission's file, NumPy arrays counted too (keyed by their data's address)."""
         found = {}
 
         def visit(name, value, depth):
@@ -251,6 +273,8 @@ def observer():
             elif isinstance(value, Tensor):
                 storage = storage_of(value)
                 found.setdefault(storage_address(storage), (name, storage_bytes(storage)))
+            elif isinstance(value, ndarray):
+                found.setdefault(("ndarray", value.__array_interface__["data"][0]), (name, value.nbytes))
             elif isinstance(value, (list, tuple)) and depth < 4:
                 for position, item in enumerate(value):
                     visit(f"{name}[{position}]", item, depth + 1)
@@ -265,17 +289,42 @@ def observer():
             for name, value in vars(submodule).items():
                 if name not in ("_parameters", "_buffers", "_modules"):
                     visit(dotted + name, value, 0)
+        for label, namespace in submission_namespaces(module):
+            for name, value in list(namespace.items()):
+                if not name.startswith("__"):
+                    visit(label + name, value, 0)
         return found
+
+    def submission_namespaces(module):
+        """(label, namespace) of each class of the submission's among module's submodules (its class attributes),
+        and of the file that defines them (its globals, reached through their methods)."""
+        namespaces, seen = [], set()
+        for _, submodule in named_modules(module):
+            owner = class_of(submodule)
+            if owner.__module__ != submission or id(owner) in seen:
+                continue
+            seen.add(id(owner))
+            namespaces.append((f"{owner.__name__}.", vars(owner)))
+            for value in vars(owner).values():
+                file_globals = getattr(value, "__globals__", None)
+                if isinstance(file_globals, dict) and id(file_globals) not in seen:
+                    seen.add(id(file_globals))
+                    namespaces.append(("global ", file_globals))
+        return namespaces
 
     def storages_from_now():
         """Call before making what kept() is to measure: from here on, the collector's objects are those made
-        since."""
+        since, and the process's resident growth is counted."""
+        record["storages_then"] = {storage_address(storage_of(tensor)) for tensor in objects()
+                                   if is_subclass(class_of(tensor), Tensor)}
         freeze()
+        record["resident_from"] = resident()
 
     def kept(observed, excluding):
         """Records as held the bytes of every tensor storage made since storages_from_now() and still alive, less
-        those of the tensors excluding (the caller's own: parameters, gradients, outputs)."""
-        mine = {storage_address(storage_of(tensor)) for tensor in excluding}
+        those of the tensors excluding (the caller's own: parameters, gradients, outputs); and the process's
+        resident growth since, less the storages of the caller's own made since."""
+        mine = {storage_address(storage_of(tensor)): storage_bytes(storage_of(tensor)) for tensor in excluding}
 
         def alive_bytes():
             collect()
@@ -289,8 +338,10 @@ def observer():
         for _ in range(settle_looks - 1):
             sleep(settle_s)
             looks.append(alive_bytes())
+        grown = resident() - record["resident_from"] - sum(
+            size for address, size in mine.items() if address not in record["storages_then"])
         unfreeze()
-        observed["held"] = {"bytes": min(looks), "given": [], "largest": []}
+        observed["held"] = {"bytes": min(looks), "given": [], "largest": [], "resident": max(0, grown)}
         observed["alive"] = []
 
     def parameters(observed, module):

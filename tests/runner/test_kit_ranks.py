@@ -18,7 +18,7 @@ from runner import compare, kit
 from runner.kit import KitError, sandbox_ranks
 from runner.kit.ranks import RanksChecker
 from runner.kit.ranks_reports import MAX_ENTRIES, Collective, Expected, Malformed, read_report, read_reports
-from runner.kit.ranks_rules import collectives_message, holdings_message, parameters_message
+from runner.kit.ranks_rules import RESIDENT_SLACK_BYTES, collectives_message, holdings_message, parameters_message
 
 GIVEN = frozenset({"fc1.weight", "fc2.bias"})
 EXPECTED = Expected(frozenset({"setup", "forward0"}), GIVEN, parameters=True)
@@ -35,7 +35,8 @@ def encoded(report) -> torch.Tensor:
 
 def honest(**changes):
     report = {"phases": {"setup": [], "forward0": [["c10d::allreduce_.default", 1, 12, 48]]},
-              "held": {"bytes": 80, "given": [], "largest": [["w1", 64, None], ["b2", 16, None]]}, "alive": [],
+              "held": {"bytes": 80, "given": [], "largest": [["w1", 64, None], ["b2", 16, None]], "resident": 4096},
+              "alive": [],
               "parameters": 2}
     report.update(changes)
     return report
@@ -68,14 +69,16 @@ def test_a_report_that_is_not_a_json_object_is_malformed(tensor):
     {"phases": {"setup": [], "forward0": [["c10d::allreduce_.default", 1, 1 << 60, 48]]}},
     {"phases": {"setup": [], "forward0": [[7, 1, 12, 48]]}},
     {"phases": {"setup": [], "forward0": [["c10d::allreduce_.default", 1, 12]]}},
-    {"held": {"bytes": 80, "given": ["the caller's secret"], "largest": []}},
-    {"held": {"bytes": 80, "given": [], "largest": [["w1", 64, "not given"]]}},
+    {"held": {"bytes": 80, "given": ["the caller's secret"], "largest": [], "resident": 0}},
+    {"held": {"bytes": 80, "given": [], "largest": [["w1", 64, "not given"]], "resident": 0}},
+    {"held": {"bytes": 80, "given": [], "largest": []}},  # the resident figure left out: its rule would go unread
+    {"held": {"bytes": 80, "given": [], "largest": [], "resident": -1}},
     {"alive": ["fc1.weight"] * (MAX_ENTRIES + 1)},
     {"held": "nothing"},
     {"parameters": 2.5},
     {"parameters": None},  # a rule reads it: leaving it out cannot skip the rule
 ], ids=["missing-phase", "negative-count", "bool-count", "huge-count", "operator-not-a-name", "short-entry",
-        "held-name-not-given", "largest-name-not-given", "too-many-entries", "held-not-an-object",
+        "held-name-not-given", "largest-name-not-given", "resident-left-out", "resident-negative", "too-many-entries", "held-not-an-object",
         "parameters-not-a-count", "parameters-left-out"])
 def test_a_report_with_a_field_not_as_the_observer_writes_it_is_malformed(change):
     with pytest.raises(Malformed):
@@ -184,21 +187,22 @@ def test_a_share_within_the_limit_keeps_the_bytes_rule():
 
 
 def test_more_bytes_than_the_share_fails_with_the_limit_computed_here():
-    message = holdings(honest(held={"bytes": 81, "given": [], "largest": []}))
+    message = holdings(honest(held={"bytes": 81, "given": [], "largest": [], "resident": 0}))
     assert "the module holds 81 bytes" in message and "the limit is 80 bytes, its 1/2 share of fc1 (d=4)" in message
     assert message.endswith(". Copy the shard.")
     with compare.values_hidden():
-        assert "81" not in holdings(honest(held={"bytes": 81, "given": [], "largest": [["w1 81", 81, None]]}))
+        assert "81" not in holdings(honest(held={"bytes": 81, "given": [], "largest": [["w1 81", 81, None]],
+                                                 "resident": 0}))
 
 
 def test_a_given_tensor_kept_alive_out_of_sight_counts_in_full():
-    message = holdings(honest(held={"bytes": 16, "given": [], "largest": []}, alive=["fc1.weight"]))
+    message = holdings(honest(held={"bytes": 16, "given": [], "largest": [], "resident": 0}, alive=["fc1.weight"]))
     assert "kept alive out of sight: the storage of the fc1.weight passed to load_full" in message
 
 
 def test_a_given_tensor_held_within_the_share_is_still_an_alias_of_the_callers():
-    message = holdings(honest(held={"bytes": 32, "given": ["fc2.bias"], "largest": [["b2", 16, "fc2.bias"]]},
-                              alive=["fc2.bias"]))
+    message = holdings(honest(held={"bytes": 32, "given": ["fc2.bias"], "largest": [["b2", 16, "fc2.bias"]],
+                                    "resident": 0}, alive=["fc2.bias"]))
     assert "aliases the caller's tensors" in message
 
 
@@ -415,11 +419,20 @@ def test_the_holdings_rule_takes_its_limit_from_the_spec_where_it_names_no_tenso
                      'share = "a 1/{size} share"\nlesson = "Shard it."\n')
     spec = SPEC + "\ndef holdings(params, inputs, size):\n    return 64 // size\n"
     checker = RanksChecker(package(tmp_path, rules=rules, spec=spec))
-    kept = {"held": {"bytes": 32, "given": [], "largest": []}, "alive": []}
+    kept = {"held": {"bytes": 32, "given": [], "largest": [], "resident": 0}, "alive": []}
     assert judge(checker, outputs(**kept)) is None
     kept["held"]["bytes"] = 33
     assert judge(checker, outputs(**kept)) == ("rank 0 of 2, after its steps: the optimizer holds 33 bytes of tensor "
                                                "storage; the limit is 32 bytes, a 1/2 share. Shard it.")
+    # What the kernel counts: state the tensor walk cannot see (NumPy, frozen objects) grows the resident set.
+    kept["held"] = {"bytes": 0, "given": [], "largest": [], "resident": 32 + RESIDENT_SLACK_BYTES}
+    assert judge(checker, outputs(**kept)) is None
+    kept["held"]["resident"] += 1
+    assert judge(checker, outputs(**kept)) == (
+        f"rank 0 of 2, after its steps: over its steps, this rank's resident memory grew by "
+        f"{33 + RESIDENT_SLACK_BYTES} bytes, by the kernel's count, beyond the tensors the driver made: what the "
+        f"optimizer keeps counts there in any form (NumPy arrays, Python objects, globals); the limit is 32 bytes, "
+        f"a 1/2 share, plus {RESIDENT_SLACK_BYTES} bytes for the allocator's own. Shard it.")
 
 
 def test_the_module_scenario_names_each_calls_outputs_and_phases_by_the_rules_it_declares():
@@ -508,6 +521,52 @@ def test_once_set_up_has_ended_the_drivers_own_thread_counts_between_phases_unti
     for phases in json.loads(process.stdout):
         assert phases == {"setup": [["c10d::broadcast_.default", 1, 2, 8]],
                           "forward0": [["c10d::allgather_.default", 2, 6, 24]]}
+
+
+DRIVER_HOLDINGS_OUT_OF_THE_MODULE = r"""
+import json, sys, types
+import torch, torch.distributed as dist
+from runner.kit import sandbox_ranks
+
+dist.init_process_group("gloo", store=dist.FileStore(sys.argv[1], 1), rank=0, world_size=1)
+ranks = sandbox_ranks.observer()
+# Loaded as the harness loads a submission: its classes' __module__ is "solution".
+solution = types.ModuleType("solution")
+exec(compile('''
+import numpy, torch
+from torch import nn
+KEPT, SCRATCH = [], {}
+
+class Module(nn.Module):
+    CACHE = []
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(2))
+
+    def load_full(self, fc1):
+        KEPT.append(fc1.weight.detach().clone())
+        Module.CACHE.append(torch.zeros(3))
+        SCRATCH["big"] = numpy.ones(1 << 20)  # 8 MiB, every page written
+''', "solution.py", "exec"), vars(solution))
+observed = ranks.report()
+ranks.set_up(observed, solution.Module, {"fc1.weight": torch.ones(4, 4), "fc1.bias": torch.ones(4)}, {"fc1": (4, 4)},
+             "load_full")
+print(json.dumps(observed["held"]))
+"""
+
+
+def test_what_the_submissions_globals_and_class_attributes_keep_counts_and_the_resident_figure_sees_numpy(tmp_path):
+    script = tmp_path / "holdings.py"
+    script.write_text(DRIVER_HOLDINGS_OUT_OF_THE_MODULE)
+    process = subprocess.run([sys.executable, str(script), str(tmp_path / "store")], capture_output=True, text=True,
+                             timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert process.returncode == 0, process.stderr
+    held = json.loads(process.stdout)
+    holders = {holder: size for holder, size, _ in held["largest"]}
+    assert holders == {"global SCRATCH['big']": 8 << 20, "global KEPT[0]": 64, "Module.CACHE[0]": 12, "w": 8}
+    assert held["bytes"] == (8 << 20) + 64 + 12 + 8
+    assert held["resident"] >= 8 << 20
 
 
 KEPT_AFTER_GATHERS = r"""
