@@ -58,8 +58,8 @@ def test_anyone_reads_a_problem_but_only_an_account_runs_it(client, problem):
 
 def test_the_page_says_when_a_submission_runs_on_the_calling_thread_alone(client, problem):
     ProblemFactory(slug="tp-mlp", title="Tensor-parallel MLP", world_size=2, threads=True)
-    assert ("<dt>Threads</dt><dd>the calling thread; none of your own, since what the judge counts inside your "
-            "process (operators, memory, autograd's saved tensors) is seen thread by thread</dd>") in text(
+    assert ("<dt>Threads</dt><dd>the calling thread; none of your own <span class=\"problem-facts__why\">(the judge "
+            "counts operators, memory and autograd's saved tensors thread by thread)</span></dd>") in text(
         client.get("/problems/mhsa/"))
     ranks = text(client.get("/problems/tp-mlp/"))
     assert "2 ranks" in ranks and "<dt>Threads</dt>" not in ranks
