@@ -23,6 +23,9 @@ def filtered(logits, temperature=1.0, top_k=0, top_p=1.0):
 
 
 def sample(logits, temperature=1.0, top_k=0, top_p=1.0, *, generator):
-    cdf = filtered(logits, temperature, top_k, top_p).double().cumsum(dim=-1)
+    kept = filtered(logits, temperature, top_k, top_p).double()
+    cdf = kept.cumsum(dim=-1)
     u = torch.rand(len(cdf), 1, generator=generator, device=cdf.device).double()
-    return torch.searchsorted(cdf, u, right=True).clamp(max=cdf.shape[-1] - 1).squeeze(-1)
+    # The kept mass can sum to just under 1: a u above it takes the last token kept, never one filtered out.
+    last = kept.shape[-1] - 1 - (kept.flip(-1) > 0).int().argmax(dim=-1, keepdim=True)
+    return torch.minimum(torch.searchsorted(cdf, u, right=True), last).squeeze(-1)
