@@ -32,8 +32,9 @@ WORDS = {"all_reduce": ("all-reduce", "summed", "sum"), "recv": ("receive", "rec
          "batch_p2p": ("batch of sends and receives", "moved", "move")}
 # What each source of the bytes a rank sent is called in the sent rule's words ({verb}).
 # What a rank's resident growth may exceed the holdings limit by: the allocator's and the interpreter's own pages.
-# Correct solutions of tp-mlp and zero1-adamw measured at most 212 KiB over their tensors.
-RESIDENT_SLACK_BYTES = 1 << 20
+# Correct solutions of tp-mlp and zero1-adamw measured at most 439 KiB over their tensors (tp-mlp's parallelize_module
+# on its first test, DTensor's own objects, on a busy machine); 4 MiB leaves room for other machines and styles.
+RESIDENT_SLACK_BYTES = 4 << 20
 COUNTED = {"calls": " sent", "process": "'s process wrote, counting every thread,"}
 
 
