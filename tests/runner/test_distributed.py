@@ -92,7 +92,8 @@ def reduce_sum(x):
     # Two ranks' all-reduce sends each rank's whole tensor once; the answered sum itself is not counted.
     tensor_bytes = 4 * ELEMENTS
     assert tensor_bytes <= sent[1] < tensor_bytes + FRAMING_BYTES, sent
-    assert (1 << 20) <= sent[0] - sent[1] < (1 << 20) + FRAMING_BYTES, sent
+    # The two ranks' framing differs by a few bytes (the digits of the figures in each answer's header).
+    assert abs(sent[0] - sent[1] - (1 << 20)) < FRAMING_BYTES, sent
 
 
 def test_ranks_of_a_submission_that_names_ddp_start_with_dynamo_imported():
