@@ -212,6 +212,19 @@ class Harness:
             found[size], start = children[start:start + size], start + size
         return found
 
+    def _find_restarted(self, size: int) -> None:
+        """The ranks of the group of size that the controller started again after a failure, before it answered
+        (runner/harness/ranks.py, RankGroup): the harness's children that are in no other group, in the order
+        the namespace numbered them. None of them if the count is not the group's: no figure of theirs is known
+        then (a test that needs one cannot pass). Their memory is held from here on against their size now,
+        which counts the load again: what a failed test's ranks held went with them."""
+        others = {pid for group_size, group in self.rank_pids.items() if group_size != size for pid in group}
+        found = [pid for pid in procs.children_in(self.harness_pid, self._view) if pid not in others]
+        self.rank_pids[size] = found if len(found) == size else []
+        for pid in self.rank_pids[size]:
+            self.rss_base_bytes[pid] = procs.status_bytes(pid, "VmRSS", self._view)
+            self.file_base_bytes[pid] = procs.status_bytes(pid, "RssFile", self._view)
+
     def _written(self, pids: list[int]) -> list[int | None]:
         return [procs.written_bytes(pid, self._view) for pid in pids]
 
@@ -228,6 +241,8 @@ class Harness:
         started = time.monotonic()
         frame = self.process.request(header, tensors, timeout_s=timeout_s)
         wall = time.monotonic() - started
+        if ranks and not all(procs.exists(pid, self._view) for pid in ranks):
+            self._find_restarted(int(header.get("params", {}).get("world_size", self.default_world_size)))
         # Every rank wrote its answer to the controller before the controller answered: the counts are final.
         written = None
         if ranks:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 from .harness.measure import forbids
+from .harness.ranks import stuck_message
 from .harness.serve import SOLUTION_FILENAME
 from .sandbox.process import PROTOCOL
 from .verdict import MEMORY_LIMIT_EXCEEDED, WRONG_ANSWER
@@ -22,6 +23,7 @@ NOT_SHOWN = "hidden tests do not show error text"
 TAMPERED = f"the submission tampered with the judge's operator watch; {NOT_SHOWN}"
 _FRAME = re.compile(r'^\s+File "(?P<file>[^"\n]*)", line (?P<line>\d+)')
 _EXCEPTION_LINE = re.compile(r"^(?:rank \d+: )?(?P<type>[A-Za-z_][\w.]*)(?::|$)")
+_STUCK_RANKS = re.compile(r"^(?:rank (\d{1,3})|ranks (\d{1,3}(?:, \d{1,3})+)) waited ")
 
 
 def known_exception_types() -> set[str]:
@@ -61,6 +63,8 @@ def raised_at(message: str, source_lines: int) -> tuple[str | None, int | None]:
 
 def error_message(status: str, message: str, when: str, source_lines: int) -> str:
     """The words for an error the harness reported: runtime_error, memory_limit_exceeded or wrong_answer."""
+    if stuck_ranks(message) is not None:
+        return f"{when}: {message}"
     kind, line = raised_at(message, source_lines)
     at = f", at line {line} of your file" if line else ""
     if status == WRONG_ANSWER:
@@ -70,6 +74,16 @@ def error_message(status: str, message: str, when: str, source_lines: int) -> st
     else:
         said = f"{kind or 'an exception'} was raised"
     return f"{said} {when}{at}; {NOT_SHOWN}"
+
+
+def stuck_ranks(message: str) -> list[int] | None:
+    """The ranks a stuck group's message names (runner/harness/ranks.py) when it is that message word for word,
+    which carries nothing of a test's inputs but the ranks that did not answer; else None."""
+    match = _STUCK_RANKS.match(message)
+    if match is None:
+        return None
+    ranks = [int(rank) for rank in (match[1] or match[2]).split(", ")]
+    return ranks if message == stuck_message(ranks) else None
 
 
 def forbidden_calls(reported: Iterable[str], patterns: list[str]) -> list[str]:

@@ -356,13 +356,15 @@ def main(argv: list[str]) -> None:
     _serve_started(requests, responses)
 
 
-def serve_rank(request_fd: int, response_fd: int, rank: int, world_size: int, port: int, timeout_s: float) -> None:
-    """A rank forked from its controller (see ranks.py): torch is warm already; join the group and serve."""
+def serve_rank(request_fd: int, response_fd: int, rank: int, world_size: int, port: int, timeout_s: float,
+               handoff_fd: int) -> None:
+    """A rank forked from its controller (see ranks.py): torch is warm already; join the group, hand the
+    controller its sockets, and serve."""
     global HARNESS_PID
     HARNESS_PID = os.getpid()
     from .ranks import join_group
 
-    join_group(rank, world_size, port, timeout_s)
+    join_group(rank, world_size, port, timeout_s, handoff_fd)
     _serve_started(wire.open_pipe(request_fd, "r"), wire.open_pipe(response_fd, "w"))
 
 

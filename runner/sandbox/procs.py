@@ -113,6 +113,11 @@ def _stat_fields(pid: int, view: ProcView = HOST) -> list[str] | None:
     return text[text.rfind(")") + 2:].split()
 
 
+def exists(pid: int, view: ProcView = HOST) -> bool:
+    """Whether pid is a process of the view (a zombie still is, until its parent reaps it)."""
+    return _stat_fields(pid, view) is not None
+
+
 def tree(root: int) -> list[int]:
     """root and all its host descendants, by parent links, from a scan of every process on the host."""
     children: dict[int, list[int]] = {}

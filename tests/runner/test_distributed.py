@@ -7,6 +7,8 @@ import time
 import pytest
 
 from runner import load_problem
+from runner.harness.ranks import stuck_message
+from runner.hidden import stuck_ranks
 from runner.judging.sandboxes import LOAD_TIMEOUT_S
 
 from .conftest import ATTACKS, FIXTURE_PROBLEMS, judge_for_tests, requires_bubblewrap
@@ -127,3 +129,61 @@ def test_a_sleep_at_import_is_held_to_the_loads_own_timeout_however_many_ranks_s
     assert verdict.verdict == "time_limit_exceeded", verdict.tests[0]
     assert "while the file was loaded" in verdict.tests[0].message
     assert LOAD_TIMEOUT_S < took < problem.limits.wall_s / 2, took
+
+
+def _twice_two_ranks(tmp_path):
+    """allreduce-sum with a second test on the two-rank group after its sample test (n = 5, then n = 6)."""
+    package = tmp_path / "allreduce-sum"
+    shutil.copytree(FIXTURE_PROBLEMS / "allreduce-sum", package)
+    with open(package / "problem.toml", "a") as toml:
+        toml.write('\n[[tests]]\nname = "two-ranks-again"\nparams = { n = 6, world_size = 2 }\n')
+    return load_problem("allreduce-sum", tmp_path)
+
+
+FAILS_ON_FIVE = '''import torch
+import torch.distributed as dist
+
+
+def reduce_sum(x):
+    if x.numel() == 5:
+        {fault}
+    total = x.clone()
+    dist.all_reduce(total)
+    return total
+'''
+
+
+def test_a_rank_that_fails_ends_its_peers_wait_and_the_next_test_meets_the_group_started_again(tmp_path):
+    """Rank 1 raises while rank 0 waits in the all-reduce: the test's error is rank 1's own, not rank 0's
+    collective timeout (3 s here, on every such test), and the same group's next test, on ranks started and
+    loaded again, passes with every figure the trusted side reads of them (the bytes each sent among them)."""
+    problem = _twice_two_ranks(tmp_path)
+    fault = 'if dist.get_rank() == 1:\n            raise ValueError("rank one gives up")'
+    verdict = judge_for_tests(problem, FAILS_ON_FIVE.replace("{fault}", fault).encode(), tests="all")
+    statuses = {test.name: test.status for test in verdict.tests}
+    assert statuses == {"two-ranks": "runtime_error", "three-ranks": "passed", "two-ranks-again": "passed"}, \
+        verdict.tests
+    message = verdict.tests[0].message
+    assert "rank 1" in message and "rank one gives up" in message and "Timed out" not in message, message
+
+
+def test_a_deadlock_is_found_with_every_rank_asleep_on_a_sample_and_a_hidden_test(tmp_path):
+    """Both ranks receive from each other first: nothing can wake them but the collective timeout. The group
+    is seen asleep, the test fails naming the ranks that waited, the hidden test in words the trusted side
+    checked, and the group is started again for the test after it."""
+    problem = _twice_two_ranks(tmp_path)
+    fault = "dist.recv(torch.empty(1), 1 - dist.get_rank())"
+    for_sample = FAILS_ON_FIVE.replace("{fault}", fault)
+    verdict = judge_for_tests(problem, for_sample.encode(), tests="all")
+    assert [test.status for test in verdict.tests] == ["runtime_error", "passed", "passed"], verdict.tests
+    assert verdict.tests[0].message.startswith("ranks 0, 1 waited 0.5 s with every thread"), verdict.tests[0]
+    hidden = judge_for_tests(problem, for_sample.replace("== 5", "== 6").encode(), tests="all")
+    assert [test.status for test in hidden.tests] == ["passed", "passed", "runtime_error"], hidden.tests
+    assert "ranks 0, 1 waited 0.5 s" in hidden.tests[2].message, hidden.tests[2]
+
+
+def test_a_stuck_message_is_shown_on_a_hidden_test_only_word_for_word():
+    assert stuck_ranks(stuck_message([0, 2])) == [0, 2]
+    assert stuck_ranks(stuck_message([1])) == [1]
+    assert stuck_ranks(stuck_message([1]) + " and the hidden input was 0.25") is None
+    assert stuck_ranks("rank 1 waited 0.5 s, and x[0] = 3.5") is None

@@ -1,7 +1,7 @@
 # expect: runtime_error
-# message: rank 0
-# Rank 0 issues a second all-reduce that no other rank joins: it must fail when the collective times out,
-# not hang the judge.
+# message: rank 0 waited 0.5 s
+# Rank 0 issues a second all-reduce that no other rank joins: it must fail as soon as every rank is seen
+# asleep, not hang the judge or wait out the collective timeout.
 import torch
 import torch.distributed as dist
 
