@@ -194,7 +194,8 @@ class SubmissionAdmin(admin.ModelAdmin):
         css = {"all": (reverse_lazy("pygments_css"),)}
 
     fieldsets = (
-        (None, {"fields": ("id", "user", "problem", "suite", "status", "message", "created_at", "hints_shown")}),
+        (None, {"fields": ("id", "user", "problem", "suite", "status", "message", "created_at", "hints_shown",
+                           "whys_shown")}),
         ("Judgements, newest first", {"fields": ("history",)}),
         ("Code", {"fields": ("code",)}),
         ("Queue and lease", {"fields": ("queue", "enqueued_at", "deliveries", "attempts", "lease_expires_at", "worker",

@@ -278,6 +278,18 @@ def judge(slug: str, file: str, suite: str, timeout_s: float) -> int:
     return verdict(judged, link)
 
 
+def why(submission_id: int, index: int) -> int:
+    """`why`: open the why of a failed test, the rule or the fix behind its message (it counts as a hint)."""
+    client = connect()
+    response = answer(client, "POST", f"/api/submissions/{submission_id}/tests/{index}/why")
+    if response.status != 200:
+        raise refusal(response, client, missing=f"no submission {submission_id} of yours, or no test {index} in it")
+    opened = response.body["whys_shown"]
+    say(f"{response.body['test']}: {response.body['why']}")
+    say(f"({opened} why{'s' if opened != 1 else ''} opened on this problem; each counts as a hint.)")
+    return ACCEPTED
+
+
 def follow(client: ApiClient, submission_id: int, link: str, timeout_s: float) -> dict:
     """Poll the submission until it is judged, saying where it waits and each test as it lands."""
     deadline = time.monotonic() + timeout_s
@@ -361,6 +373,8 @@ def verdict(data: dict, link: str) -> int:
         first = next((test for test in tests if test["status"] not in ("passed", "skipped")), None)
         where = f"; first failure: {first['name']}" if first else ""
         say(f"{status_words(data['verdict'] or 'no verdict').capitalize()}: {passed} of {total} tests passed{where}.")
+        if first and first.get("has_why"):
+            say(f"Why it failed: `{PROG} why {data['id']} {tests.index(first)}` (it counts as a hint).")
     standing = data.get("standing") or {}
     for measure, yours, reference, show, words in (("time", "user_ms", "reference_ms", milliseconds, "faster than"),
                                                     ("memory", "user_peak_bytes", "reference_peak_bytes", size,
@@ -403,6 +417,9 @@ def parser() -> argparse.ArgumentParser:
         command.add_argument("file", metavar="FILE", help="your solution")
         command.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
                              help="how long to wait for the verdict (default: %(default)g)")
+    command = commands.add_parser("why", help="open the rule or the fix behind a failed test (counts as a hint)")
+    command.add_argument("submission", type=int, metavar="SUBMISSION", help="the submission's number")
+    command.add_argument("test", type=int, metavar="TEST", help="the test's place among its tests, from 0")
     return top
 
 
@@ -415,6 +432,8 @@ def main(argv: list[str] | None = None) -> int:
             return logout()
         if arguments.command == "pull":
             return pull(arguments.slug, arguments.into, arguments.force)
+        if arguments.command == "why":
+            return why(arguments.submission, arguments.test)
         suite = "sample" if arguments.command == "run" else "all"
         return judge(arguments.slug, arguments.file, suite, arguments.timeout)
     except Failure as failure:

@@ -5,7 +5,7 @@ from pygments import __version__ as pygments_version
 
 from interview.views import (
     accounts, api, drills, editor_settings, errors, health, hints, mock_interview_api, mock_interviews, pages, practice,
-    problem_sets, problems, questions, search, submissions,
+    problem_sets, problems, questions, search, submissions, whys,
 )
 
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
     path("submissions/", submissions.submission_list_view, name="submission_list"),
     path("submissions/<int:pk>/", submissions.submission_detail_view, name="submission_detail"),
     path("submissions/<int:pk>/result", submissions.submission_result_view, name="submission_result"),
+    path("submissions/<int:pk>/tests/<int:index>/why", whys.submission_why_view, name="submission_why"),
     path("api/me", api.me_api, name="me_api"),
     path("api/problems/<slug:slug>", api.problem_api, name="problem_api"),
     path("api/problems/<slug:slug>/submissions", api.problem_submissions_api, name="problem_submissions_api"),
@@ -28,6 +29,7 @@ urlpatterns = [
     path("api/problems/<slug:slug>/draft/carry", api.problem_draft_carry_api, name="problem_draft_carry_api"),
     path("api/problems/<slug:slug>/draft/pick", api.problem_draft_pick_api, name="problem_draft_pick_api"),
     path("api/submissions/<int:pk>", api.submission_api, name="submission_api"),
+    path("api/submissions/<int:pk>/tests/<int:index>/why", api.submission_why_api, name="submission_why_api"),
     path("api/editor-settings", editor_settings.editor_settings_api, name="editor_settings_api"),
     path("drills/", drills.drill_list_view, name="drill_list"),
     path("drills/<slug:slug>/", drills.drill_detail_view, name="drill_detail"),

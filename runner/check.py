@@ -44,7 +44,7 @@ class Expectation:
             return False
         if self.message is None:
             return True
-        return any(self.message in test.message for test in self.verdict.tests)
+        return any(self.message in words for test in self.verdict.tests for words in said(test))
 
     def explain(self) -> str:
         if self.verdict is None:
@@ -54,6 +54,16 @@ class Expectation:
         wanted = f"{self.expected}" + (f" on test {self.fails_on}" if self.fails_on else "") \
             + (f" with a message containing {self.message!r}" if self.message else "")
         return f"expected {wanted}, got {self.verdict.verdict}{said}"
+
+
+def said(test) -> tuple[str, ...]:
+    """A test's message with its why joined back on as the problem's words have it ("... gives: the rule"), so
+    that a header's `# message:` may quote the mistake, the rule, or both across the join (the why begins with
+    a capital, which the words may not have had)."""
+    if not test.why:
+        return (test.message,)
+    joined = f"{test.message.removesuffix('.')}: "
+    return joined + test.why, joined + test.why[:1].lower() + test.why[1:]
 
 
 def header_field(path: Path, name: str) -> str | None:

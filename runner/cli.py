@@ -144,6 +144,8 @@ def human(verdict: Verdict) -> str:
         lines.append(f"  {test.status:22} {test.name} {' '.join(figures)}")
         if test.message:
             lines += ["      " + line for line in test.message.splitlines()[-12:]]
+        if test.why:
+            lines.append(f"      why: {test.why}")
     if verdict.time.ratio is not None:
         lines.append(f"time: {verdict.time.user_ms:.3f} ms vs reference {verdict.time.reference_ms:.3f} ms "
                      f"({verdict.time.ratio:.2f}×)")

@@ -18,7 +18,7 @@ from .client import Harness, Observed
 from .outputs import judged
 from .problems import Problem, TestSpec
 from .verdict import (FORBIDDEN, MEMORY_LIMIT_EXCEEDED, PASSED, TIME_LIMIT_EXCEEDED, WRONG_ANSWER, TestResult,
-                      TimeFigures, ratio)
+                      TimeFigures, ratio, split_why)
 
 # Resident memory a correct solution's call holds beyond its tracked tensors and the harness's copies of its
 # inputs and outputs (the libraries' buffers on first use of a kernel, the interpreter's own objects): past
@@ -117,7 +117,8 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
     if not message:
         message = sent_checked(run.problem, test, frame.tensors, observed, expected_answer)
     if message:
-        return CaseResult(TestResult(test.name, WRONG_ANSWER, message))
+        said, why = split_why(message)
+        return CaseResult(TestResult(test.name, WRONG_ANSWER, said, why=why))
     peak, peak_note = trusted_peak(run.user, answer, observed, inputs, frame.tensors)
     # The call took no longer than its request, which the trusted side timed itself.
     call_ms = min(answer.get("time_ns", 0) / 1e6, observed.wall_s * 1000)
@@ -364,7 +365,7 @@ def _timed_rounds(run: Judgement, test: TestSpec, result: TestResult, rounds: ra
     for check in checks:
         failure = check()
         if failure:
-            result.status, result.message = failure
+            result.status, (result.message, result.why) = failure[0], split_why(failure[1])
             return None
     return figures, cut_short
 

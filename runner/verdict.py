@@ -35,6 +35,22 @@ SKIPPED = "skipped"
 # A test's status: passed, skipped, or the failing verdict it produced.
 STATUSES = (PASSED, SKIPPED) + tuple(v for v in VERDICTS if v != ACCEPTED)
 
+# A failure's words say what is wrong and where; the rule or the fix behind it is its "why", which a learner
+# opens on request (it counts as a hint). The judge's own words carry it after this mark, and the result keeps
+# it apart (split_why); words the submission's process sent are never split, so it cannot choose one.
+WHY_MARK = "\n\nWhy: "
+
+
+def with_why(message: str, why: str) -> str:
+    """message, carrying why for the result to keep apart."""
+    return f"{message}{WHY_MARK}{why}" if why else message
+
+
+def split_why(message: str) -> tuple[str, str]:
+    """A checker's message as (what is wrong, why), the second empty when it carries none."""
+    said, _, why = message.partition(WHY_MARK)
+    return said, why
+
 
 @dataclass
 class TestResult:
@@ -47,6 +63,7 @@ class TestResult:
     message: str = ""
     time_ms: float | None = None
     peak_bytes: int | None = None
+    why: str = ""  # the rule or the fix behind a failure, shown only on request (WHY_MARK)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

@@ -48,6 +48,7 @@ class TestOutcome:
     message: str = ""
     time_ms: float | None = None
     peak_bytes: int | None = None
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,8 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
     def forward(event: dict) -> None:
         if event["event"] == "test" and on_test is not None:
             on_test(TestOutcome(index=event["index"], name=event["name"], status=event["status"],
-                                message=event["message"], time_ms=event["time_ms"], peak_bytes=event["peak_bytes"]))
+                                message=event["message"], time_ms=event["time_ms"], peak_bytes=event["peak_bytes"],
+                                why=event.get("why", "")))
 
     pooled = {"start_harness": _pool.start_harness, "lanes": lanes(_pool)} if _pool is not None else {}
     options = runner.JudgeOptions(device=device, tests=suite, sandbox=sandbox_options(), gpu_index=gpu_index,
@@ -214,7 +216,7 @@ def judge(*, slug: str, source: str, suite: str, device: str, gpu_index: int = 0
     return Outcome(
         verdict=verdict.verdict,
         tests=[TestOutcome(index=index, name=test.name, status=test.status, message=test.message,
-                           time_ms=test.time_ms, peak_bytes=test.peak_bytes)
+                           time_ms=test.time_ms, peak_bytes=test.peak_bytes, why=test.why)
                for index, test in enumerate(verdict.tests)],
         device=verdict.device,
         device_name=DEVICE_NAMES.get(gpu_index, "") if verdict.device == "cuda" else "",

@@ -95,7 +95,7 @@ def submission_test_record(*, claim: Claim, test: engine.TestOutcome) -> bool:
         JudgementTest.objects.update_or_create(
             judgement=claim.judgement, index=test.index,
             defaults={"name": test.name, "status": test.status, "message": test.message,
-                      "time_ms": test.time_ms, "peak_bytes": test.peak_bytes},
+                      "time_ms": test.time_ms, "peak_bytes": test.peak_bytes, "why": test.why},
         )
     return True
 
@@ -116,7 +116,7 @@ def submission_finish(*, claim: Claim, outcome: engine.Outcome) -> bool:
         JudgementTest.objects.filter(judgement=claim.judgement).delete()
         JudgementTest.objects.bulk_create(
             JudgementTest(judgement=claim.judgement, index=test.index, name=test.name, status=test.status,
-                          message=test.message, time_ms=test.time_ms, peak_bytes=test.peak_bytes)
+                          message=test.message, time_ms=test.time_ms, peak_bytes=test.peak_bytes, why=test.why)
             for test in outcome.tests
         )
     logger.info("Submission %s finished: %s (attempt %d, %s)", claim.submission.pk, outcome.verdict,

@@ -10,7 +10,7 @@ from interview.models.practice import (
 )
 from interview.models.problem_sets import ProblemSet, ProblemSetItem
 from interview.models.problems import (
-    DraftOrigin, HintReveal, Needs, Problem, ProblemDraft, ProblemFollowUp, SolutionReveal,
+    DraftOrigin, HintReveal, Needs, Problem, ProblemDraft, ProblemFollowUp, SolutionReveal, WhyReveal,
 )
 from interview.models.questions import Difficulty, Origin, Question, Topic
 from interview.models.submissions import Queue, Status, Submission, Suite
@@ -22,5 +22,5 @@ __all__ = [
     "MockInterviewItem", "MockInterviewSubmission", "Needs", "Origin",
     "PracticeItem", "PracticeSession", "Problem", "ProblemDraft", "ProblemFollowUp", "ProblemSet", "ProblemSetItem",
     "Question", "Queue", "Rating", "Review", "ReviewCard", "SessionState", "SolutionReveal", "Status", "StudyProfile",
-    "Submission", "Suite", "TestStatus", "Topic", "Verdict", "WorkerHeartbeat", "WorkerState",
+    "Submission", "Suite", "TestStatus", "Topic", "Verdict", "WhyReveal", "WorkerHeartbeat", "WorkerState",
 ]

@@ -95,6 +95,8 @@ class JudgementTest(models.Model):
     message = models.TextField(blank=True)
     time_ms = models.FloatField(null=True, blank=True)
     peak_bytes = models.BigIntegerField(null=True, blank=True)
+    why = models.TextField(blank=True, help_text="The rule or the fix behind a failure: shown only on request, "
+                                                 "which counts as a hint (WhyReveal).")
 
     class Meta:
         ordering = ("judgement", "index")

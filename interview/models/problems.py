@@ -155,6 +155,19 @@ class SolutionReveal(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_reveal_per_user_and_problem")]
 
 
+class WhyReveal(models.Model):
+    """A failure's why that a user opened on a problem: the rule or the fix behind a message, which counts as
+    a hint. Kept by the why's words, so the same mistake made again shows it opened, and is counted once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="why_reveals")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="why_reveals")
+    why_key = models.CharField(max_length=64, help_text="A digest of the why's words (interview.services.whys).")
+    revealed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "problem", "why_key"], name="one_why_reveal_per_why")]
+
+
 class HintReveal(models.Model):
     """How many of a problem's hints a user has revealed; hints are revealed in order, so a count says which."""
 

@@ -80,6 +80,10 @@ class Submission(models.Model):
     hints_shown = models.PositiveSmallIntegerField(
         default=0, editable=False, help_text="How many of the problem's hints its author had revealed when sending it.",
     )
+    whys_shown = models.PositiveSmallIntegerField(
+        default=0, editable=False,
+        help_text="How many failures' whys on the problem its author had opened when sending it (WhyReveal).",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -1,6 +1,7 @@
-"""How many of a problem's hints someone has revealed, and whether to offer them the next one."""
+"""How many of a problem's hints someone has revealed, whether to offer them the next one, and the failures'
+whys they opened (which count as hints)."""
 
-from interview.models import HintReveal, Problem, Status, Submission, Verdict
+from interview.models import HintReveal, Problem, Status, Submission, Verdict, WhyReveal
 from interview.services.hints import SESSION_KEY
 
 FAILURES_BEFORE_OFFER = 3
@@ -36,3 +37,15 @@ def hint_offered(*, user, problem: Problem, shown: int) -> int | None:
     if len(latest) < FAILURES_BEFORE_OFFER or any(verdict not in _FAILING_VERDICTS for verdict in latest):
         return None
     return shown + 1
+
+
+def whys_shown(*, user, problem: Problem) -> int:
+    """How many failures' whys of `problem` the user has opened (each counts as a hint)."""
+    if not user.is_authenticated:
+        return 0
+    return WhyReveal.objects.filter(user=user, problem=problem).count()
+
+
+def opened_whys(*, user, problem: Problem) -> set[str]:
+    """The keys (interview.services.whys.why_key) of the whys of `problem` the user has opened."""
+    return set(WhyReveal.objects.filter(user=user, problem=problem).values_list("why_key", flat=True))

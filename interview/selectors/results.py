@@ -34,6 +34,9 @@ class Diagnosis:
     full_message: str  # the whole text, host paths taken out; equal to message when nothing was trimmed
     tests: list[str] = field(default_factory=list)
     hidden: int = 0  # how many of the tests are hidden ones
+    index: int = 0  # the first test's, among the judgement's tests
+    why: str = ""  # the rule or the fix behind it, shown once opened (interview.services.whys)
+    why_open: bool = False
 
     @property
     def trimmed(self) -> bool:
@@ -94,8 +97,14 @@ def judged_tests(submission: Submission) -> list[JudgementTest]:
     return list(submission.judgement.tests.all()) if submission.judgement else []
 
 
-def diagnoses(results: list[JudgementTest], problem: Problem) -> list[Diagnosis]:
-    """Each distinct mistake once, in the order the tests first made it; passed and skipped tests make none."""
+def why_key(why: str) -> str:
+    """What keeps a why that a user opened (interview.models.WhyReveal): a digest of its words."""
+    return hashlib.sha256(why.encode()).hexdigest()
+
+
+def diagnoses(results: list[JudgementTest], problem: Problem, opened: set[str] = frozenset()) -> list[Diagnosis]:
+    """Each distinct mistake once, in the order the tests first made it; passed and skipped tests make none.
+    opened: the keys of the whys the submission's author has opened (why_key)."""
     sample = set(problem.sample_test_names)
     found: dict[str, Diagnosis] = {}
     for result in results:
@@ -104,7 +113,8 @@ def diagnoses(results: list[JudgementTest], problem: Problem) -> list[Diagnosis]
         full = without_host_paths(result.message)
         key = diagnosis_key(result.status, full)
         if key not in found:
-            found[key] = Diagnosis(key=key, status=result.status, message=trimmed_traceback(full), full_message=full)
+            found[key] = Diagnosis(key=key, status=result.status, message=trimmed_traceback(full), full_message=full,
+                                   index=result.index, why=result.why, why_open=why_key(result.why) in opened)
         found[key].tests.append(result.name)
         found[key].hidden += result.name not in sample
     return list(found.values())

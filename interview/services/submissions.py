@@ -22,7 +22,7 @@ from django.utils import timezone
 from interview.judge import queues
 from interview.models import Judgement, Problem, Status, Submission, Suite
 from interview.models.submissions import ACTIVE_STATUSES
-from interview.selectors.hints import hints_shown
+from interview.selectors.hints import hints_shown, whys_shown
 from interview.selectors.workers import judge_queue
 
 logger = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ def _create(user, problem: Problem, source: str, suite: str, idempotency_key: st
             user=user, problem=problem, source=source, suite=suite, idempotency_key=idempotency_key or None,
             queue=judge_queue(problem), enqueued_at=now, deliveries=1,
             tests_total=sum(1 for test in problem.tests if suite == Suite.ALL or test.get("sample")),
-            hints_shown=hints_shown(user=user, problem=problem),
+            hints_shown=hints_shown(user=user, problem=problem), whys_shown=whys_shown(user=user, problem=problem),
         )
         _publish_on_commit(submission)
     return Created(submission, replayed=False)

@@ -42,3 +42,12 @@ def memory_limit(limits: dict) -> str:
     """A problem's memory limit as the statement and the results word it."""
     floor = size(int(limits.get("memory_floor_bytes", 1 << 20)))
     return f"{float(limits.get('memory_ratio', 4.0)):g}× the reference's peak ({floor} allowed on any test)"
+
+
+@register.filter
+def help_shown(submission) -> str:
+    """The help its author had seen when sending it, as "2 hints and 1 why" ("" for none): a failure's why
+    opened counts as a hint (interview.services.whys)."""
+    parts = [f"{count} {word}{'s' if count != 1 else ''}"
+             for count, word in ((submission.hints_shown, "hint"), (submission.whys_shown, "why")) if count]
+    return " and ".join(parts)

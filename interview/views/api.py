@@ -23,8 +23,10 @@ from interview.selectors.workers import consuming
 from interview.services.accounts import api_token_user
 from interview.services.problems import Pick, draft_carry, draft_pick, draft_save
 from interview.services.submissions import Created, RefusalReason, Refused, submission_create
+from interview.services.whys import WhyRefused, why_reveal
 from interview.views.refusals import refusal_response
 from interview.views.submission_requests import draft_request, json_object_request, submission_request
+from interview.views.whys import why_payload
 
 HISTORY_LIMIT = 50
 # A year: older than any draft a browser keeps; a larger age could overflow the date it gives.
@@ -138,6 +140,20 @@ def submission_api(request, user, pk: int):
     return JsonResponse(submission_payload(submission))
 
 
+@api_endpoint("POST")
+def submission_why_api(request, user, pk: int, index: int):
+    """POST opens the why of test `index` (from 0) of a submission of the user's: {"test", "why", "whys_shown"}.
+    Each why opened counts as a hint on the problem."""
+    submission = visible_submission(user=user, pk=pk)
+    if submission is None:
+        return json_error(f"no submission {pk} of yours", 404)
+    try:
+        test, shown = why_reveal(user=user, submission=submission, index=index)
+    except WhyRefused as refusal:
+        return json_error(refusal.message, refusal.status)
+    return JsonResponse(why_payload(test, shown))
+
+
 @api_endpoint("GET", "PUT")
 def problem_draft_api(request, user, slug: str):
     """PUT {"source"} saves the user's draft of the problem (204); GET returns it."""
@@ -221,8 +237,11 @@ def submission_payload(submission: Submission) -> dict:
         "status": submission.status,
         "verdict": judgement.verdict or None,
         "message": submission.message,
+        # A test's why is the rule or the fix behind its failure: only whether it has one, until it is opened
+        # (POST .../tests/<index>/why), which counts as a hint.
         "tests": [{"name": result.name, "status": result.status, "message": result.message,
-                   "time_ms": result.time_ms, "peak_bytes": result.peak_bytes} for result in results],
+                   "time_ms": result.time_ms, "peak_bytes": result.peak_bytes, "has_why": bool(result.why)}
+                  for result in results],
         "time": {"user_ms": judgement.time_user_ms, "reference_ms": judgement.time_reference_ms,
                  "ratio": judgement.time_ratio},
         "memory": {"user_peak_bytes": judgement.memory_user_peak_bytes,

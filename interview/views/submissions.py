@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from interview.figures import milliseconds, size
 from interview.models import Judgement, Problem, Submission
 from interview.rendering import highlight_python
+from interview.selectors.hints import opened_whys
 from interview.selectors.results import diagnoses, judged_tests, memory_limit_bytes, summary
 from interview.selectors.standing import standing
 from interview.selectors.submissions import (previous_submission, queue_position, source_diff, user_submissions,
@@ -75,7 +76,8 @@ def result_context(submission: Submission) -> dict:
         "judgement": judgement,
         "results": results,
         "summary": summary(results, submission),
-        "diagnoses": diagnoses(results, submission.problem),
+        "diagnoses": diagnoses(results, submission.problem,
+                               opened_whys(user=submission.user, problem=submission.problem)),
         "memory_limit": memory_limit,
         "memory_floor_set_it": floor_set_it,
         "position": queue_position(submission),

@@ -130,7 +130,7 @@ class Merge:
         for index in ready:
             result = self._standing(index).result
             self._emit({"event": "test", "name": result.name, "status": result.status, "message": result.message,
-                        "time_ms": result.time_ms, "peak_bytes": result.peak_bytes, "index": index,
+                        "why": result.why, "time_ms": result.time_ms, "peak_bytes": result.peak_bytes, "index": index,
                         "total": len(self.tests)})
 
     def _wake(self) -> None:

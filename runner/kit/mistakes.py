@@ -16,6 +16,8 @@ from typing import Any, Iterator
 
 import torch
 
+from runner.verdict import with_why
+
 from .api import Package, Params, Table, Tensors
 from .truth import load_module
 
@@ -139,10 +141,25 @@ def remembered(says: str) -> str:
 
 
 def exactly(says: str) -> str:
-    """The words that name a classic mistake an output reproduces."""
-    return f"This is exactly what {says}."
+    """The words that name a classic mistake an output reproduces: "what <the mistake> gives", with the rule it
+    breaks (what the problem's words say after the first ": ") as the failure's why."""
+    mistake, why = _rule_apart(says)
+    return with_why(f"This is exactly what {mistake}.", why)
+
+
+def told(says: str) -> str:
+    """A classic mistake's words as a distributed problem's message says them (its own sentence, "it is ..."),
+    the rule after the first ": " as the failure's why."""
+    mistake, why = _rule_apart(says)
+    return with_why(mistake, why)
+
+
+def _rule_apart(says: str) -> tuple[str, str]:
+    """A mistake's words as (what it is, the rule it breaks as a sentence); the rule empty where none is said."""
+    mistake, colon, rule = says.partition(": ")
+    return (mistake, f"{rule[:1].upper()}{rule[1:]}{'' if rule.endswith('.') else '.'}") if colon else (says, "")
 
 
 __all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "NEARER", "agree", "diagnosed_once",
            "exactly", "load_mistakes", "looked_for", "remembered", "reproduces", "same", "searched_in_vain",
-           "searching"]
+           "searching", "told"]

@@ -52,6 +52,7 @@ NOT_PAGES = {
     "problem_submit": "the no-JavaScript form's POST target",
     "problem_solution": "a POST that records reading the solution",
     "problem_hint_reveal": "a POST that reveals the next hint",
+    "submission_why": "a POST that opens a failure's why", "submission_why_api": "JSON API",
     "submission_result": "the result fragment the problem page swaps in (seen here inside that page)",
     "problem_submissions_api": "JSON API", "problem_draft_api": "JSON API",
     "problem_draft_carry_api": "JSON API", "problem_draft_pick_api": "JSON API", "submission_api": "JSON API",

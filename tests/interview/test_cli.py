@@ -335,6 +335,25 @@ def test_a_wrong_run_exits_1_with_the_first_failure_and_its_message(run, live_se
     assert lines[-1].endswith("/submissions/%d/" % Submission.objects.get().pk)
 
 
+def test_a_failure_with_a_why_says_how_to_open_it_and_why_opens_it_counting_it_as_a_hint(
+        run, live_server, logged_in, problem, monkeypatch, embedded_queue):
+    Path("solution.py").write_text(SOURCE)
+    rule = "The threshold applies to the global norm over all gradients together."
+    tests = [TestOutcome(0, "small", "passed", "", 1.5, 4096),
+             TestOutcome(1, "clipping", "wrong_answer", "w0 differs. This is exactly what clipping each gradient "
+                                                        "by its own norm gives.", 2.0, 4096, why=rule)]
+    judge_steps(monkeypatch, *Judge("wrong_answer", tests).steps())
+    ran = run("submit", "mhsa", "solution.py")
+    submission = Submission.objects.get()
+    assert rule not in ran.out
+    assert f"Why it failed: `interview why {submission.pk} 1` (it counts as a hint)." in ran.out.splitlines()
+    opened = run("why", str(submission.pk), "1")
+    assert opened.status == cli.ACCEPTED
+    assert opened.out.splitlines() == [f"clipping: {rule}", "(1 why opened on this problem; each counts as a hint.)"]
+    refused = run("why", str(submission.pk), "0")
+    assert refused.status == cli.USAGE and "has no why to open" in refused.err
+
+
 def test_a_submission_that_could_not_be_judged_exits_1_with_the_reason(run, logged_in, problem, monkeypatch,
                                                                       embedded_queue, settings):
     settings.JUDGE_MAX_ATTEMPTS = 1

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from runner import JudgeOptions, SandboxOptions, load_problem
-from runner.check import check_problem
+from runner.check import check_problem, said
+from runner.verdict import TestResult
 from runner.client import Harness
 
 from .conftest import FIXTURE_PROBLEMS, ROOT, TEST_KEY, requires_bubblewrap
@@ -58,3 +59,12 @@ def test_one_reference_process_serves_every_solutions_timed_tests(tmp_path):
                                                 secret_key=TEST_KEY, start_harness=counted))
     assert [expectation.met for expectation in found] == [True, True, True]
     assert len(starts) == len(found) + 1  # a process per solution, and one reference for both
+
+
+def test_a_message_header_may_quote_the_mistake_the_rule_behind_it_or_both_across_the_join():
+    test = TestResult("t", "wrong_answer", "y differs. This is exactly what a default eps gives.",
+                      why="ALiBi-like rules keep their capitals; others get one.")
+    words = said(test)
+    assert any("a default eps gives: ALiBi-like rules" in text for text in words)
+    assert any("gives: aLiBi-like" in text for text in words)  # a rule that began in lower case
+    assert said(TestResult("t", "wrong_answer", "y differs.")) == ("y differs.",)

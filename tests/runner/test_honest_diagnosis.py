@@ -8,12 +8,14 @@ is exactly one of the problem's `[[mistakes]]`: none of them is either bug. Judg
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 import torch
 
 from runner import load_problem
 from runner.kit.mistakes import SEARCHES_IN_VAIN, agree, diagnosed_once, exactly, remembered, reproduces
-from runner.verdict import WRONG_ANSWER
+from runner.verdict import WRONG_ANSWER, split_why
 
 from .conftest import ROOT, judge_for_tests, requires_bubblewrap
 
@@ -168,3 +170,17 @@ def test_cross_entropys_hand_written_backward_is_not_called_smoothing_over_ignor
     assert checker.value_problem("logits.grad", got["logits.grad"], expected["logits.grad"], truth["logits.grad"],
                                  inputs)
     assert checker.named_mistake("logits.grad", params, inputs, got, expected, truth) == exactly(own.says)
+
+
+MISTAKE_WORDS = {path.parent.name: [entry["says"] for entry in tomllib.loads(path.read_text()).get("mistakes", [])]
+                 for path in sorted((ROOT / "problems").glob("*/problem.toml"))}
+
+
+@pytest.mark.parametrize("slug", [slug for slug, says in MISTAKE_WORDS.items() if says], ids=str)
+def test_a_named_mistake_says_what_it_is_and_keeps_the_rule_it_breaks_for_the_why(slug):
+    """A message names the mistake; the rule it breaks, which is the fix, is only in the why (docs/judge.md,
+    Why?), so that reading a failure is not reading its answer."""
+    for says in MISTAKE_WORDS[slug]:
+        said, why = split_why(exactly(says))
+        assert why, f"{slug}: {says!r} says no rule after its ': '"
+        assert why.rstrip(".").lower()[:40] not in said.lower(), (said, why)

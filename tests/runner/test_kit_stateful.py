@@ -8,6 +8,7 @@ import torch
 
 from runner import compare, load_problem
 from runner.kit import KitError, truth
+from runner.verdict import split_why
 
 PROBLEM = """\
 title = "A running sum"
@@ -150,7 +151,9 @@ def test_a_mistake_is_named_when_its_outputs_are_the_submissions(judged):
     mistaken = checker.run(_module(FIRST_VALUE_TWICE), params, inputs, truth.trusted_context())
     message = checker.check(params, inputs, mistaken, expected)
     assert message.startswith("add #0: total after add 0")
-    assert message.endswith("This is exactly what adding the first value twice gives: each value is added once.")
+    said, why = split_why(message)
+    assert said.endswith("This is exactly what adding the first value twice gives.")
+    assert why == "Each value is added once."
 
 
 def test_a_mistake_is_held_to_the_outputs_it_gives_and_the_one_giving_the_later_ones_too_comes_first(tmp_path):
@@ -171,9 +174,11 @@ def test_a_mistake_is_held_to_the_outputs_it_gives_and_the_one_giving_the_later_
     expected = checker.run(_module(REFERENCE), params, inputs, truth.trusted_context())
     wrong = inputs["x0"] + 2 * inputs["x1"]
     got = {**expected, "total after add 1": wrong, "total after add 2": wrong + inputs["x2"]}
-    assert checker.check(params, inputs, got, expected).endswith("exactly what a step that carries on gives: two.")
+    said, why = split_why(checker.check(params, inputs, got, expected))
+    assert said.endswith("exactly what a step that carries on gives.") and why == "Two."
     short = {**expected, "total after add 0": inputs["x0"][:2].clone()}
-    assert checker.check(params, inputs, short, expected).endswith("This is exactly what a shorter sum gives: three.")
+    said, why = split_why(checker.check(params, inputs, short, expected))
+    assert said.endswith("This is exactly what a shorter sum gives.") and why == "Three."
 
 
 @pytest.mark.parametrize("entry, refusal", [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from runner.verdict import STATUSES, VERDICTS, TestResult, Verdict, overall, ratio
+from runner.verdict import STATUSES, VERDICTS, TestResult, Verdict, overall, ratio, split_why, with_why
 
 
 def test_the_verdict_names_are_the_contracts():
@@ -45,7 +45,14 @@ def test_the_json_form_has_every_contract_field_and_nulls_for_what_was_not_measu
     assert data["time"] == {"user_ms": None, "reference_ms": None, "ratio": None}
     assert data["memory"] == {"user_peak_bytes": None, "reference_peak_bytes": None, "ratio": None}
     assert data["tests"][0] == {"name": "a", "status": "compile_error", "message": "bad", "time_ms": None,
-                                "peak_bytes": None}
+                                "peak_bytes": None, "why": ""}
+
+
+def test_a_checkers_why_is_kept_apart_and_a_message_without_one_is_whole():
+    assert split_why(with_why("y: 3 of 4 values differ", "Subtract the maximum.")) == (
+        "y: 3 of 4 values differ", "Subtract the maximum.")
+    assert split_why("y: 3 of 4 values differ") == ("y: 3 of 4 values differ", "")
+    assert with_why("y differs", "") == "y differs"
 
 
 def test_a_ratio_without_both_figures_is_null():

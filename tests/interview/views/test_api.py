@@ -71,9 +71,9 @@ def test_a_submission_reads_back_with_the_pinned_fields(client, problem, token, 
     assert {"status", "verdict", "tests", "time", "memory"} <= set(data)
     assert (data["status"], data["verdict"]) == ("finished", "accepted")
     assert data["tests"] == [
-        {"name": "small", "status": "passed", "message": "", "time_ms": 1.25, "peak_bytes": 100},
+        {"name": "small", "status": "passed", "message": "", "time_ms": 1.25, "peak_bytes": 100, "has_why": False},
         {"name": "large", "status": "wrong_answer", "message": "differs at [0, 3]", "time_ms": None,
-         "peak_bytes": None},
+         "peak_bytes": None, "has_why": False},
     ]
     assert data["time"] == {"user_ms": 2.0, "reference_ms": 1.0, "ratio": 2.0}
     assert data["memory"] == {"user_peak_bytes": 4096, "reference_peak_bytes": 2048, "ratio": 2.0}

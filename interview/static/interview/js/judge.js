@@ -582,9 +582,46 @@
     });
   }
 
+  // A failure's "Why?": opened in place through the same POST its form makes without JavaScript. The server
+  // counts it as a hint and keeps it open, so a reload shows the same; focus moves to the words, so a screen
+  // reader reads them next. Delegated, because a judged result's panel is swapped in after the page loads.
+  function setUpWhys() {
+    document.addEventListener("submit", function (event) {
+      var form = event.target.closest ? event.target.closest("[data-why-form]") : null;
+      if (!form) return;
+      event.preventDefault();
+      var button = form.querySelector("button");
+      var error = form.querySelector("[data-why-error]");
+      button.disabled = true;
+      fetch(form.action, {
+        method: "POST", body: new FormData(form), credentials: "same-origin", headers: { Accept: "application/json" },
+      })
+        .then(function (response) {
+          return response.json().catch(function () { return {}; }).then(function (body) {
+            if (!response.ok) throw new Error(body.error || "The why could not be opened (" + response.status + ").");
+            return body;
+          });
+        })
+        .then(function (body) {
+          var holder = form.parentNode;
+          var words = element("p", "diagnosis__why-text");
+          words.appendChild(element("strong", "", "Why:"));
+          words.appendChild(document.createTextNode(" " + body.why));
+          holder.replaceChild(words, form);
+          holder.focus();
+        })
+        .catch(function (failure) {
+          error.textContent = failure.message;
+          error.hidden = false;
+          button.disabled = false;
+        });
+    });
+  }
+
   var labelScript = document.getElementById("verdict-labels");
   if (labelScript) labels = JSON.parse(labelScript.textContent);
   setUpConfirmations();
   setUpProblemPage();
   setUpSubmissionPage();
+  setUpWhys();
 })();
