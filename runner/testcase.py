@@ -129,7 +129,9 @@ def judge_case(run: Judgement, test: TestSpec, inputs: dict[str, torch.Tensor]) 
                       memory_limit_bytes=limit)
     if peak > limit:
         result.status = MEMORY_LIMIT_EXCEEDED
-        result.message = f"peak memory {_mib(peak)} of live tensors{peak_note}; the limit here is {_mib(limit)} ({basis})"
+        # The figure is the tracker's (live tensors) unless the note says what the trusted side saw instead.
+        what = peak_note or " of live tensors"
+        result.message = f"peak memory {_mib(peak)}{what}; the limit here is {_mib(limit)} ({basis})"
         return case
     if test.timed:
         case.time = _time(run, test, result, (limit, basis))

@@ -102,8 +102,8 @@ def _reference_bars(judgement: Judgement) -> list[tuple[str, list[Bar]]]:
     pairs = []
     for title, yours, reference, show in (
         ("Median time of the timed test", judgement.time_user_ms, judgement.time_reference_ms, milliseconds),
-        ("Peak memory of live tensors", judgement.memory_user_peak_bytes, judgement.memory_reference_peak_bytes,
-         size),
+        ("Peak memory on the test closest to its limit", judgement.memory_user_peak_bytes,
+         judgement.memory_reference_peak_bytes, size),
     ):
         if yours is not None and reference is not None:
             bars = _bars([("yours", yours), ("reference", reference)], show)
