@@ -42,8 +42,8 @@ WHY_MARK = "\n\nWhy: "
 
 
 def with_why(message: str, why: str) -> str:
-    """message, carrying why for the result to keep apart."""
-    return f"{message}{WHY_MARK}{why}" if why else message
+    """message, carrying why (begun with a capital) for the result to keep apart."""
+    return f"{message}{WHY_MARK}{why[:1].upper()}{why[1:]}" if why else message
 
 
 def split_why(message: str) -> tuple[str, str]:

@@ -74,13 +74,14 @@ def schedule_message(rows, p, m):
     at = lambda s, k: f"stage {s}'s step {k}, %s(%s)," % rows[s][k] if show else "a step"  # noqa: E731
     for s, row in enumerate(rows):
         if len(row) != 2 * m:
-            return f"{f'stage {s} takes {len(row)}' if show else 'a stage takes a wrong number of'} {SAYS['count']}"
+            taken_count = f"stage {s} takes {len(row)}" if show else "a stage takes a wrong number of"
+            return rule_broken(taken_count, SAYS["count"])
         for k, (kind, i) in enumerate(row):
             held = sum((taken[0] == "F") - (taken[0] == "B") for taken in row[:k + 1])  # forward, not yet backward
             rule = "unknown" if kind == "?" or i not in range(m) else "twice" if (kind, i) in row[:k] else \
                 "early" if kind == "B" and ("F", i) not in row[:k] else "peak" if held > p else None
             if rule:
-                return f"{at(s, k)} {SAYS[rule].format(p=p, m=m)}"
+                return rule_broken(at(s, k), SAYS[rule].format(p=p, m=m))
     done, position, ticks = set(), [0] * p, 0  # F(i) waits for F(i) on the stage before, B(i) for B(i) on the next
     needs = lambda s: (s - 1 + 2 * (rows[s][position[s]][0] == "B"), *rows[s][position[s]])  # noqa: E731
     while pending := [s for s in range(p) if position[s] < 2 * m]:
@@ -88,12 +89,17 @@ def schedule_message(rows, p, m):
         if not ready:
             stuck = "; ".join(f"{at(s, position[s])[:-1]} waits for {'%s(%s)' % needs(s)[1:]} on stage {needs(s)[0]}"
                               for s in pending)
-            return f"the schedule deadlocks{f' ({stuck})' if show else ''}: {SAYS['deadlock']}"
+            return kit.with_why(f"the schedule deadlocks{f' ({stuck})' if show else ''}", SAYS["deadlock"])
         done.update((s, *rows[s][position[s]]) for s in ready)
         position, ticks = [position[s] + (s in ready) for s in range(p)], ticks + 1
     if ticks != 2 * (m + p - 1):
         ref = REFERENCE.one_f_one_b(p, m)
         s, k = next((s, k) for s in range(p) for k in range(2 * m) if rows[s][k] != ref[s][k])
         departs = f" (here {ticks - 2 * m}/{ticks}; {at(s, k)} where 1F1B takes {'%s(%s)' % ref[s][k]})"
-        return (f"the stages sit idle longer than 1F1B's bubble, (p-1)/(m+p-1) = {p - 1}/{m + p - 1} of "
-                f"{2 * (m + p - 1)} ticks{departs if show else ''}: {SAYS['bubble']}")
+        return kit.with_why(f"the stages sit idle longer than 1F1B's bubble, (p-1)/(m+p-1) = {p - 1}/{m + p - 1} of "
+                            f"{2 * (m + p - 1)} ticks{departs if show else ''}", SAYS["bubble"])
+
+
+def rule_broken(where, says):  # the problem's words for a broken rule: what the step does, then why (on request)
+    done, _, why = says.partition(": ")
+    return kit.with_why(f"{where} {done}", why)

@@ -10,6 +10,7 @@ See problems/README.md, "The problem kit".
 
 from runner.compare import layout, reveals_values, where
 from runner.compare import tensors as compare_tensors
+from runner.verdict import with_why
 
 from .api import Checker, CheckerBase, Hook, KitError, Package, Params, Tensors
 from .checks import check_close, check_exact, chi_square, tolerance
@@ -30,8 +31,9 @@ __all__ = [
     "check_close", "check_exact", "chi_square", "compare_tensors", "layout", "tolerance",
     # a sampler's law: what one set of its draws must follow
     "Law",
-    # messages: what a hidden test may show, where an entry is, a classic mistake reproduced
-    "MALFORMED", "Mistake", "TAMPERED", "exactly", "reproduces", "reveals_values", "same", "where",
+    # messages: what a hidden test may show, where an entry is, a classic mistake reproduced, the rule or the fix
+    # behind a failure kept for its why (shown on request, as a hint)
+    "MALFORMED", "Mistake", "TAMPERED", "exactly", "reproduces", "reveals_values", "same", "where", "with_why",
     # reading a driver's reports
     "flag", "scalar", "text",
     # the truth and the package's own files on the trusted side

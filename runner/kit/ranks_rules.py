@@ -14,6 +14,7 @@ import torch
 from runner import compare
 
 from .api import ANY_NAME, Table
+from .mistakes import told
 from .ranks_reports import FAMILIES, Collective, RankReport, family, known_collectives
 
 # problem.toml's `[ranks]`: the rules applied here, what ranks.py reads (`setup`, `trainable`, `relative_tolerance`,
@@ -184,7 +185,7 @@ def refusal_message(reports: dict[int, RankReport], rule: dict[str, Any], params
         rank = next((rank for rank in group if reports[rank].refused != rule["raises"]), None)
         if rank is not None:
             words = rule["says"].format(**{**params, "size": size, "remainder": params[rule["divides"]] % size})
-            return f"{place(params, group, rank, 'constructing')}: {words}"
+            return f"{place(params, group, rank, 'constructing')}: {told(words)}"
     return None
 
 
@@ -194,8 +195,8 @@ def timeout_message(reports: dict[int, RankReport], rule: dict[str, Any]) -> str
     if not any(report.timed_out for report in reports.values()):
         return None
     if "all_sending" in rule and all(report.calls("send") > report.calls("recv") for report in reports.values()):
-        return rule["all_sending"]
-    return rule["says"]
+        return told(rule["all_sending"])
+    return told(rule["says"])
 
 
 def sent_message(sent: dict[int, int], bounds: tuple[int, int], rule: dict[str, Any], counted: str,
@@ -208,8 +209,8 @@ def sent_message(sent: dict[int, int], bounds: tuple[int, int], rule: dict[str, 
     key = "every_over" if over and len(over) == len(sent) else "one_over" if over else "under" if under else None
     if key is None:
         return None
-    return rule[key].format(**{**facts, "rank": (over + under)[0], "verb": COUNTED[counted], "most": most,
-                               "fewest": fewest})
+    return told(rule[key].format(**{**facts, "rank": (over + under)[0], "verb": COUNTED[counted], "most": most,
+                                    "fewest": fewest}))
 
 
 __all__ = ["COUNTED", "PHASE_RULE", "RANKS_TABLE", "WORDS", "collectives_message", "given_bytes", "groups",
