@@ -4,6 +4,8 @@ import math
 
 import torch
 
+from runner import kit
+
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 
@@ -40,9 +42,11 @@ def diagnose(name, params, inputs, got, truth):
     slice_max = x.amax(params.get("dim", -1), keepdim=True).expand_as(x)[bad]
     limit = math.log(torch.finfo(got.dtype).max)
     if (slice_max > limit).any():
-        return ("exp overflows to inf for inputs this large, and inf / inf is NaN: subtract the maximum along dim "
-                "before exponentiating")
+        return kit.why_after_colon(
+            "exp overflows to inf for inputs this large, and inf / inf is NaN: subtract the maximum along dim "
+            "before exponentiating")
     if (slice_max < -limit).any():
-        return ("exp underflows to 0 for every entry of a slice this far below zero, and 0 / 0 is NaN: subtract "
-                "the maximum along dim, whatever its sign, so that the largest term is exactly 1")
+        return kit.why_after_colon(
+            "exp underflows to 0 for every entry of a slice this far below zero, and 0 / 0 is NaN: subtract "
+            "the maximum along dim, whatever its sign, so that the largest term is exactly 1")
     return ""

@@ -4,6 +4,8 @@ import math
 
 import torch
 
+from runner import kit
+
 DTYPES = {"float32": torch.float32, "float16": torch.float16}
 IGNORE_INDEX = -100
 
@@ -77,13 +79,16 @@ def diagnose(name, params, inputs, got, truth):
     logits, bad = inputs["logits"].to(torch.float64), ~torch.isfinite(got)
     limit = math.log(torch.finfo(torch.float32).max)
     if bad.any() and (logits[bad].amax(dim=1) > limit).any():
-        return ("exp overflows to inf in float32 above about 88.7: subtract the row's (running) maximum before "
-                "exponentiating, logsumexp(x) = m + log(sum(exp(x - m)))")
+        return kit.why_after_colon(
+            "exp overflows to inf in float32 above about 88.7: subtract the row's (running) maximum before "
+            "exponentiating, logsumexp(x) = m + log(sum(exp(x - m)))")
     if bad.any() and (logits[bad].amax(dim=1) < -limit).any():
-        return ("exp underflows to 0 for every logit of a row this far below zero, and log(0) is -inf: subtract the "
-                "row's maximum, whatever its sign")
+        return kit.why_after_colon(
+            "exp underflows to 0 for every logit of a row this far below zero, and log(0) is -inf: subtract the "
+            "row's maximum, whatever its sign")
     error = ((got.to(torch.float64) - truth).abs() / truth.abs().clamp(min=1)).nan_to_num(nan=math.inf).max()
     if inputs["logits"].dtype == torch.float16 and 1e-5 < error < 1e-2:
-        return ("The error is of float16's rounding (2^-11 relative): load the logits .to(tl.float32) and keep the "
-                "running maximum and sum in float32")
+        return kit.why_after_colon(
+            "The error is of float16's rounding (2^-11 relative): load the logits .to(tl.float32) and keep the "
+            "running maximum and sum in float32")
     return ""

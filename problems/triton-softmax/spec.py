@@ -4,6 +4,8 @@ import math
 
 import torch
 
+from runner import kit
+
 DTYPES = {"float32": torch.float32, "float16": torch.float16}
 
 
@@ -64,15 +66,18 @@ def diagnose(name, params, inputs, got, truth):
     bad = ~torch.isfinite(got).all(dim=1)
     limit = math.log(torch.finfo(torch.float32).max)
     if bad.any() and (x[bad].amax(dim=1) > limit).any():
-        return ("exp overflows to inf in float32 above about 88.7, and inf / inf is NaN: subtract the row's "
-                "(running) maximum before exponentiating")
+        return kit.why_after_colon(
+            "exp overflows to inf in float32 above about 88.7, and inf / inf is NaN: subtract the row's "
+            "(running) maximum before exponentiating")
     if bad.any() and (x[bad].amax(dim=1) < -limit).any():
-        return ("exp underflows to 0 for every entry of a row this far below zero, and 0 / 0 is NaN: subtract "
-                "the row's maximum, whatever its sign")
+        return kit.why_after_colon(
+            "exp underflows to 0 for every entry of a row this far below zero, and 0 / 0 is NaN: subtract "
+            "the row's maximum, whatever its sign")
     sums = got.to(torch.float64).sum(dim=1)
     off = (~torch.isfinite(sums)) | ((sums - 1).abs() > 1e-3)
     if off.any():
-        return (f"{int(off.sum())} of the {got.shape[0]} rows of y do not sum to 1: reduce the maximum and the sum "
-                "along each row (axis 1 of a 2-D tile), and when the running maximum grows, rescale the running "
-                "sum by exp(old maximum - new maximum)")
+        return kit.why_after_colon(
+            f"{int(off.sum())} of the {got.shape[0]} rows of y do not sum to 1: reduce the maximum and the sum "
+            "along each row (axis 1 of a 2-D tile), and when the running maximum grows, rescale the running "
+            "sum by exp(old maximum - new maximum)")
     return ""

@@ -15,7 +15,7 @@ from runner.verdict import with_why
 from .api import Checker, CheckerBase, Hook, KitError, Package, Params, Tensors
 from .checks import check_close, check_exact, chi_square, tolerance
 from .kinds import KINDS, Kind
-from .mistakes import Mistake, exactly, reproduces, same
+from .mistakes import Mistake, exactly, reproduces, same, why_after_colon
 from .ranks import RanksStep, by_rank, declared
 from .ranks_module import module_inputs, module_steps, module_truth
 from .ranks_reports import RankReport
@@ -33,7 +33,8 @@ __all__ = [
     "Law",
     # messages: what a hidden test may show, where an entry is, a classic mistake reproduced, the rule or the fix
     # behind a failure kept for its why (shown on request, as a hint)
-    "MALFORMED", "Mistake", "TAMPERED", "exactly", "reproduces", "reveals_values", "same", "where", "with_why",
+    "MALFORMED", "Mistake", "TAMPERED", "exactly", "reproduces", "reveals_values", "same", "where", "why_after_colon",
+    "with_why",
     # reading a driver's reports
     "flag", "scalar", "text",
     # the truth and the package's own files on the trusted side

@@ -140,16 +140,16 @@ def remembered(says: str) -> str:
     return says
 
 
-def exactly(says: str) -> str:
-    """The words that name a classic mistake an output reproduces: "what <the mistake> gives", with the rule it
+def exactly(says: str, lead: str = "This is exactly what") -> str:
+    """The words that name a classic mistake an output reproduces: "<lead> <the mistake> gives.", with the rule it
     breaks (what the problem's words say after the first ": ") as the failure's why."""
     mistake, why = _rule_apart(says)
-    return with_why(f"This is exactly what {mistake}.", why)
+    return with_why(f"{lead} {mistake}.", why)
 
 
-def told(says: str) -> str:
-    """A classic mistake's words as a distributed problem's message says them (its own sentence, "it is ..."),
-    the rule after the first ": " as the failure's why."""
+def why_after_colon(says: str) -> str:
+    """A problem's words as a message says them ("it is ...", "exp overflows ..."), what comes after their first
+    ": " (the rule, or the fix) kept for the failure's why."""
     mistake, why = _rule_apart(says)
     return with_why(mistake, why)
 
@@ -162,4 +162,4 @@ def _rule_apart(says: str) -> tuple[str, str]:
 
 __all__ = ["MISTAKES_TABLE", "MISTAKE_SHARE", "MISTAKE_TOLERANCES", "Mistake", "NEARER", "agree", "diagnosed_once",
            "exactly", "load_mistakes", "looked_for", "remembered", "reproduces", "same", "searched_in_vain",
-           "searching", "told"]
+           "searching", "why_after_colon"]

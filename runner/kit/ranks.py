@@ -24,7 +24,7 @@ from runner import compare
 
 from . import api, checks
 from .api import Hook, KitError, Package, Params, Table, Tensors
-from .mistakes import remembered, reproduces, told
+from .mistakes import remembered, reproduces, why_after_colon
 from .ranks_reports import Expected, RankReport, read_reports
 from .ranks_rules import (RANKS_TABLE, collectives_message, given_bytes, groups, holdings_message, parameters_message,
                           place, refusal_expected, refusal_message, sent_message, share_limit, timeout_message)
@@ -221,7 +221,7 @@ class RanksChecker(ValueChecker):
         """The words of the first classic mistake whose output (by rank, or for every rank) value reproduces."""
         for says, outputs in self.candidates(params, inputs):
             if reproduces(value, outputs.get(name, outputs.get(output)), want, allowed):
-                return told(remembered(says).format(**facts))
+                return why_after_colon(remembered(says).format(**facts))
         return ""
 
     def phase_message(self, phase: str, rule: str, report: RankReport, params: Params, group: list[int],

@@ -14,7 +14,7 @@ import torch
 from runner import compare
 
 from .api import ANY_NAME, Table
-from .mistakes import told
+from .mistakes import why_after_colon
 from .ranks_reports import FAMILIES, Collective, RankReport, family, known_collectives
 
 # problem.toml's `[ranks]`: the rules applied here, what ranks.py reads (`setup`, `trainable`, `relative_tolerance`,
@@ -185,7 +185,7 @@ def refusal_message(reports: dict[int, RankReport], rule: dict[str, Any], params
         rank = next((rank for rank in group if reports[rank].refused != rule["raises"]), None)
         if rank is not None:
             words = rule["says"].format(**{**params, "size": size, "remainder": params[rule["divides"]] % size})
-            return f"{place(params, group, rank, 'constructing')}: {told(words)}"
+            return f"{place(params, group, rank, 'constructing')}: {why_after_colon(words)}"
     return None
 
 
@@ -195,8 +195,8 @@ def timeout_message(reports: dict[int, RankReport], rule: dict[str, Any]) -> str
     if not any(report.timed_out for report in reports.values()):
         return None
     if "all_sending" in rule and all(report.calls("send") > report.calls("recv") for report in reports.values()):
-        return told(rule["all_sending"])
-    return told(rule["says"])
+        return why_after_colon(rule["all_sending"])
+    return why_after_colon(rule["says"])
 
 
 def sent_message(sent: dict[int, int], bounds: tuple[int, int], rule: dict[str, Any], counted: str,
@@ -209,7 +209,7 @@ def sent_message(sent: dict[int, int], bounds: tuple[int, int], rule: dict[str, 
     key = "every_over" if over and len(over) == len(sent) else "one_over" if over else "under" if under else None
     if key is None:
         return None
-    return told(rule[key].format(**{**facts, "rank": (over + under)[0], "verb": COUNTED[counted], "most": most,
+    return why_after_colon(rule[key].format(**{**facts, "rank": (over + under)[0], "verb": COUNTED[counted], "most": most,
                                     "fewest": fewest}))
 
 

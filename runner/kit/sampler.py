@@ -29,7 +29,7 @@ from runner import compare
 from . import api
 from .api import Hook, KitError, Package, Params, Table, Tensors
 from .checks import TOO_GOOD, chi_square, fit, too_good
-from .mistakes import MISTAKES_TABLE, remembered
+from .mistakes import MISTAKES_TABLE, exactly, remembered
 from .sandbox_sampler import AGAIN, OTHER_SEED
 from .truth import float64
 from .values import ValueChecker
@@ -206,7 +206,7 @@ class SamplerChecker(ValueChecker):
             if rejected in wrong and all(name in laws and counts[name] is not None
                                          and self.rejection(counts[name], laws[name].over(law)) is None
                                          for name, law in wrong.items()):
-                return f". These draws are what {remembered(says)}."
+                return exactly(remembered(says), lead=". These draws are what")
         return ""
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import torch
 
+from runner.verdict import split_why, with_why
+
 from . import api, checks, memo
 from .api import Hook, Package, Params, Table, Tensors
 from .mistakes import (MISTAKES_TABLE, agree, exactly, load_mistakes, looked_for, remembered, reproduces,
@@ -138,12 +140,14 @@ class ValueChecker(api.CheckerBase):
     def diagnosis(self, name: str, params: Params, inputs: Tensors, outputs: Tensors, expected: Tensors,
                   truth: Tensors, *notes: str) -> str:
         """Why output `name` is wrong: the kind's notes, spec.diagnose's hint, and the classic mistake it
-        reproduces; each note after a space, "" when none."""
+        reproduces; each note after a space, "" when none. Whys the notes carry (with_why) are joined into one, at
+        the end, where the result keeps it apart."""
         notes = [*notes]
         if "diagnose" in self.own:
             notes.append(self.own["diagnose"](name, params, inputs, outputs.get(name), truth))
         notes.append(self.named_mistake(name, params, inputs, outputs, expected, truth))
-        return "".join(f" {note}" for note in notes if note)
+        parts = [split_why(note) for note in notes if note]
+        return with_why("".join(f" {said}" for said, _ in parts), " ".join(why for _, why in parts if why))
 
 
 __all__ = ["SPEC_HOOKS", "VALUE_TABLES", "ValueChecker"]

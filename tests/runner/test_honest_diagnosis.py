@@ -76,7 +76,7 @@ def test_a_correct_solution_with_another_bug_is_never_called_a_classic_mistake(s
     failed = [test for test in verdict.tests if test.status != "passed"]
     assert verdict.verdict != "accepted" and failed, f"the {bug} bug went unnoticed"
     named = [(test.name, mistake["says"]) for test in failed for mistake in problem.mistakes
-             if exactly(mistake["says"]) in test.message]
+             if split_why(exactly(mistake["says"]))[0] in test.message]
     assert named == [], [test.message for test in failed]
 
 
@@ -132,8 +132,8 @@ def test_a_wrong_submission_names_its_own_mistake_first_and_no_other_on_a_later_
     source = (problem.path / "solutions" / "wrong" / "backward_ignores_smoothing.py").read_bytes()
     verdict = judge_for_tests(problem, source, tests="all", seed_index=5)
     failed = [test for test in verdict.tests if test.status == WRONG_ANSWER]
-    named = [[mistake.says for mistake in problem.checker.mistakes if exactly(mistake.says) in test.message]
-             for test in failed]
+    named = [[mistake.says for mistake in problem.checker.mistakes
+              if split_why(exactly(mistake.says))[0] in test.message] for test in failed]
     assert len(failed) >= 5 and named[0] == [own], named
     assert all(names in ([], [own]) for names in named), named
 
@@ -184,3 +184,14 @@ def test_a_named_mistake_says_what_it_is_and_keeps_the_rule_it_breaks_for_the_wh
         said, why = split_why(exactly(says))
         assert why, f"{slug}: {says!r} says no rule after its ': '"
         assert why.rstrip(".").lower()[:40] not in said.lower(), (said, why)
+
+
+@requires_bubblewrap
+def test_a_problems_own_diagnosis_keeps_its_fix_for_the_why():
+    """stable-softmax's words for a NaN from exp overflowing say what happened; subtracting the maximum, the fix,
+    is the why (spec.diagnose through kit.why_after_colon)."""
+    problem = load_problem("stable-softmax", ROOT / "problems")
+    source = (ROOT / "problems/stable-softmax/solutions/wrong/naive_exp.py").read_bytes()
+    failed = next(test for test in judge_for_tests(problem, source, tests="sample").tests if test.status != "passed")
+    assert "exp overflows to inf" in failed.message and "ubtract" not in failed.message, failed.message
+    assert failed.why.startswith("Subtract the maximum along dim"), failed.why

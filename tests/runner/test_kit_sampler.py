@@ -14,6 +14,7 @@ from runner import compare, kit
 from runner.kit import sandbox_sampler
 from runner.kit.sampler import SamplerChecker
 from runner.kit.truth import trusted_context
+from runner.verdict import split_why
 
 FACES = torch.tensor([0.4, 0.3, 0.2, 0.1, 0.0], dtype=torch.float64)
 COUNT = torch.tensor([0.25, 0.5, 0.25], dtype=torch.float64)
@@ -137,13 +138,15 @@ def test_draws_off_their_law_are_rejected_and_a_mistake_named_only_when_its_law_
     squared = FACES ** 2 / (FACES ** 2).sum()
     said = judged(checker, reports(faces=squared))
     assert said.startswith("roll(weights), the faces: the draws do not follow the distribution: chi-square")
-    assert said.endswith(". These draws are what squaring the weights gives: a face's chance is its weight.")
+    assert split_why(said)[0].endswith(". These draws are what squaring the weights gives.")
+    assert split_why(said)[1] == "A face's chance is its weight."
     # The fair die's law of the faces fits, but its law of the sixes does not: it is not named.
     fair = torch.full((5,), 0.2, dtype=torch.float64)
     said = judged(checker, reports(faces=fair))
     assert "whose probability is 0" in said and "These draws are what" not in said
     said = judged(checker, reports(faces=fair, sixes=torch.tensor([0.0, 1.0, 0.0])))
-    assert said.endswith(". These draws are what a fair die gives: the weights decide.")
+    assert split_why(said) == (split_why(said)[0], "The weights decide.")
+    assert split_why(said)[0].endswith(". These draws are what a fair die gives.")
     # Draws that fit no mistake's law name none.
     said = judged(checker, reports(faces=torch.tensor([0.2, 0.4, 0.3, 0.1, 0.0])))
     assert "do not follow the distribution" in said and "These draws are what" not in said
