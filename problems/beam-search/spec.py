@@ -41,8 +41,8 @@ def diagnose(name, params, inputs, got, truth):
     show, right = kit.reveals_values(), truth["tokens"]
     if got is None or got.shape != right.shape:
         count = len(got) if show and got is not None and got.dim() else "a different number of"
-        return (f"It returned {count} hypotheses where {len(right)} were expected: return the beam_width best "
-                "finished hypotheses (all of them if fewer finished).")
+        return kit.why_after_colon(f"It returned {count} hypotheses where {len(right)} were expected: return the "
+                                   "beam_width best finished hypotheses (all of them if fewer finished).")
     differ = (got != right).any(1).nonzero().flatten().tolist()  # none where only the dtype is wrong
     if not differ:
         return ""
@@ -56,6 +56,7 @@ def check(params, inputs, got, truth):
     if calls is None or calls.dtype != torch.int64 or calls.shape != (2,):
         return "the driver's report of the step calls is missing or malformed (was the driver changed?)"
     if calls[0] > params["max_len"] or calls[1] > params["beam_width"]:
-        return ("step was called more than max_len times, or on more than beam_width rows: call it once per step, "
-                "on every live beam at once (a (beams, t) batch), as a model runs one batched forward pass")
+        return kit.why_after_colon("step was called more than max_len times, or on more than beam_width rows: call "
+                                   "it once per step, on every live beam at once (a (beams, t) batch), as a model "
+                                   "runs one batched forward pass")
     return None

@@ -3,6 +3,8 @@ known (a gradient into the frozen reference, a loss that is not finite at large 
 
 import torch
 
+from runner import kit
+
 
 def _mask(batch, length, generator):
     """A completion span per row between a prompt and padding, shorter than the row where length > 1."""
@@ -51,17 +53,20 @@ def describe(params, inputs):
 
 def diagnose(name, params, inputs, got, truth):
     if name == "ref_logps.grad.abs().max()":
-        return ("The loss sent a gradient into the reference model's log-probs. The reference is frozen, its "
-                "log-probs are constants of the loss: detach them (or compute with them under torch.no_grad()), "
-                "and only the policy's log-probs get a gradient.")
+        return kit.why_after_colon(
+            "The loss sent a gradient into the reference model's log-probs. The reference is frozen, its "
+            "log-probs are constants of the loss: detach them (or compute with them under torch.no_grad()), "
+            "and only the policy's log-probs get a gradient.")
     if got is None:
         return ("dpo_loss must return the loss as a 0-dim tensor connected to autograd (no .item(), .detach() or "
                 "torch.no_grad() on the policy's path).")
     if params.get("extreme") and not torch.isfinite(got).all():
-        return ("At these margins log(sigmoid(z)) is log 0 = -inf, log(1 + exp(-z)) overflows, and the gradient "
-                "through them is NaN: compute -log sigmoid(z) as -F.logsigmoid(z) or F.softplus(-z), finite at any z.")
+        return kit.why_after_colon(
+            "At these margins log(sigmoid(z)) is log 0 = -inf, log(1 + exp(-z)) overflows, and the gradient "
+            "through them is NaN: compute -log sigmoid(z) as -F.logsigmoid(z) or F.softplus(-z), finite at any z.")
     if name == "loss" and (got.double() - truth[name]).abs().item() < 1e-3 * (1 + truth[name].abs().item()):
-        return ("The loss is close: it is a difference of sums of many log-probs, so accumulate them as accurately "
-                "as torch.sum does (a float32 einsum, matmul or index_add sums sequentially and loses digits; "
-                "float64 accumulation is fine).")
+        return kit.why_after_colon(
+            "The loss is close: it is a difference of sums of many log-probs, so accumulate them as accurately "
+            "as torch.sum does (a float32 einsum, matmul or index_add sums sequentially and loses digits; "
+            "float64 accumulation is fine).")
     return ""

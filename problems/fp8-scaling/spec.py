@@ -50,11 +50,13 @@ def diagnose(name, params, inputs, got, truth):
     if not name.startswith("x_fp8") or got is None or got.shape != truth[name].shape or not got.is_floating_point():
         return ""
     if (got.isnan() & truth[name].abs().eq(448)).any():
-        return ("Some entries are NaN where x * scale is beyond 448 in magnitude: float8_e4m3fn has no inf, so "
-                "saturate (clamp to [-448, 448]) before the cast.")
+        return kit.why_after_colon(
+            "Some entries are NaN where x * scale is beyond 448 in magnitude: float8_e4m3fn has no inf, so "
+            "saturate (clamp to [-448, 448]) before the cast.")
     if (got.float().nan_to_num() != got.float().nan_to_num().to(torch.float8_e4m3fn).float()).any():
-        return ("Some entries are not float8_e4m3fn values at all: return the tensor after "
-                ".to(torch.float8_e4m3fn), not x * scale before it.")
+        return kit.why_after_colon(
+            "Some entries are not float8_e4m3fn values at all: return the tensor after "
+            ".to(torch.float8_e4m3fn), not x * scale before it.")
     return ""
 
 

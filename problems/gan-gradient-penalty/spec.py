@@ -46,14 +46,15 @@ def diagnose(name, params, inputs, got, truth):
     if got is None or got.shape != truth[name].shape:
         return ""
     if not bool(torch.isfinite(got).all()) and bool(torch.isfinite(truth[name]).all()):
-        return NOT_FINITE
+        return kit.why_after_colon(NOT_FINITE)
     zero = bool((got == 0).all()) and not bool((truth[name] == 0).all())
-    return ZERO.get(name.split(":")[0], "") if zero and ".grad" in name else ""
+    return kit.why_after_colon(ZERO.get(name.split(":")[0], "")) if zero and ".grad" in name else ""
 
 
 def check(params, inputs, got, truth):
     for call, what in [(c, w) for c in CALLS for w in FLAGS if (c, w) != (CALLS[0], "reaches x_fake")]:
         seen = kit.flag(got.get(f"{call} {what}"))
         if seen is None or seen:
-            return FLAGS[what].format(call) if seen else f"the driver's report '{call} {what}' is malformed"
+            return kit.why_after_colon(FLAGS[what].format(call)) if seen else \
+                f"the driver's report '{call} {what}' is malformed"
     return None

@@ -2,6 +2,8 @@
 mistake at each call after right ones; then what the module holds."""
 import torch
 
+from runner import kit
+
 MISTAKES = [
     ({"modulo": True}, "key/value head h % n_kv_heads for query head h gives, repeat()'s order: it is h // g"),
     ({"see": "top-left"}, "a causal mask aligned to the top-left corner gives (triu(ones(t, L), 1)): new token i "
@@ -65,7 +67,8 @@ def check(params, inputs, got, truth):
     if held[2]:
         return "a tensor is kept outside the buffers (an attribute, a list, a dict): .to() and state_dict() skip it"
     if held[0] == 0:
-        return "the module holds no buffers: keep the cache in buffers (register_buffer), so that .to() moves it"
+        return kit.why_after_colon(
+            "the module holds no buffers: keep the cache in buffers (register_buffer), so that .to() moves it")
     if held[0] > bound + 64:
         return (f"the module's buffers hold more than 2 * batch * n_kv_heads * max_seq * head_dim = {bound} numbers "
                 "(+ 64): cache the keys and values of the n_kv_heads heads only, shared by their query heads when "

@@ -2,6 +2,8 @@
 run through the driver); then the pools used."""
 import torch
 
+from runner import kit
+
 REFUSAL = {0: "needs {need} new blocks and {free} are free: it must raise RuntimeError, changing nothing",
            1: "needs {need} new blocks and {free} are free, yet it raised RuntimeError: L tokens hold ceil(L / "
               "block_size) blocks, a refused append changes nothing, and free(seq_id) returns every block",
@@ -68,4 +70,5 @@ def check(params, inputs, got, truth):
     live, written = replay(params, inputs)[-1][3], got.get("written")
     count = sum(len(inputs[f"k{j}"]) for appends in live.values() for j in appends)
     if written is None or written.shape != (2,) or bool((written < count).any()):
-        return f"the pools hold fewer written slots than the {count} live tokens: keep all of them in k_pool and v_pool"
+        return kit.why_after_colon(
+            f"the pools hold fewer written slots than the {count} live tokens: keep all of them in k_pool and v_pool")
