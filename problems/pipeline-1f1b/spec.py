@@ -39,7 +39,8 @@ def steps(params):  # from the last stage back: the first wrong gradient shows w
 
 def diagnose(name, rank, params, inputs, got, truth):  # after the mistakes: a gradient missing, zero, or else
     value, later = got.get(f"{name}@{rank}"), "upstream" if rank < params["world_size"] - 1 else "last_stage"
-    return SAYS["no_grad" if value is None else "no_gradient" if not value.any() else later].format(next=rank + 1)
+    return kit.why_after_colon(
+        SAYS["no_grad" if value is None else "no_gradient" if not value.any() else later].format(next=rank + 1))
 
 
 def check(params, inputs, got, truth, reports):  # the schedules returned, or the steps a run was seen taking
