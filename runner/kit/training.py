@@ -34,6 +34,7 @@ from collections.abc import Callable
 import torch
 
 from runner import compare
+from runner.verdict import with_why
 
 from . import api
 from .api import Hook, KitError, Package, Params, Table, Tensors
@@ -210,12 +211,13 @@ class TrainingChecker(api.CheckerBase):
 
     def taught(self, check: str, message: str, params: Params | None = None,
                scores: dict[str, float] | None = None) -> str:
-        """message, then what the check's failure means in the problem's terms: spec.LESSONS's words for it, or
-        what its function of the test's params and the scores (where the check has them) says."""
+        """message, then what the check's failure means in the problem's terms, as its why (where to look, which
+        is most of the fix of a debugging task): spec.LESSONS's words for it, or what its function of the test's
+        params and the scores (where the check has them) says."""
         lesson = self.lessons.get(check)
         if callable(lesson):
             lesson = lesson(params or {}, scores or {})
-        return f"{message}. {lesson}" if lesson else message
+        return with_why(f"{message}.", lesson) if lesson else message
 
 
 def _called(name: str) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import torch
 
 from runner import compare
+from runner.verdict import with_why
 from runner.harness.measure import OperatorWatch
 
 from . import api, sandbox_wrapper
@@ -40,9 +41,9 @@ class Lessons:
     wrapper: str = "the wrapper"
     # Why the block runs once (mode: eval, no_grad or inference), after "it must run once, as the plain block does".
     once: Callable[[str], str] = lambda mode: ""
-    # Why the gradients differ while the outputs match, for the test's params.
+    # Why the gradients differ while the outputs match, for the test's params (the failure's why).
     gradients: Callable[[dict], str] = lambda params: ""
-    # How the random streams end where the plain block leaves them.
+    # How the random streams end where the plain block leaves them (the failure's why).
     rng: str = ""
 
 
@@ -106,7 +107,8 @@ class WrapperChecker(api.CheckerBase):
         message = compare.tensors("the random numbers drawn after backward (torch.rand(8))", got.get("rng"),
                                   expected["rng"], atol=0, rtol=0)
         if message:
-            return f"{message} — the global RNG state is not where the plain model leaves it{self.lessons.rng}"
+            return with_why(f"{message} — the global RNG state is not where the plain model leaves it",
+                            self.lessons.rng.lstrip(":; "))
         return None
 
     def graph_message(self, params, got, expected):
@@ -172,8 +174,10 @@ class WrapperChecker(api.CheckerBase):
         return None
 
     def gradients_hint(self, params):
-        return (" — the outputs match the plain block's, the gradients do not: backward did not differentiate the "
-                f"forward that was run{self.lessons.gradients(params)}")
+        """Said after a wrong gradient; what the problem's lesson adds (what a recomputation must rebuild) is the
+        why."""
+        return with_why(" — the outputs match the plain block's, the gradients do not: backward did not "
+                        "differentiate the forward that was run", self.lessons.gradients(params).lstrip(":; "))
 
     def memory_limit(self, params, inputs):
         """For a test with `plain_fraction`: that fraction of the plain model's peak, measured here as the sandbox

@@ -1,7 +1,7 @@
 """Hostile submissions: each file in attacks/ declares the verdict it must get, and no attack may leave a
 trace on the machine: no process of its sandbox uid, no file outside the sandbox, no secret read.
 
-An attack's header: `# expect:` its verdict, `# message:` a phrase the failing test's message holds,
+An attack's header: `# expect:` its verdict, `# message:` a phrase the failing test's message (with its why) holds,
 `# tests:` sample or all (sample by default), `# problem:` the problem it attacks (stable-softmax by default),
 `# device:` cuda for one that needs a GPU, `# sandbox-memory-mib:` a smaller sandbox memory limit than the
 problem's, for an attack that fills it (on a busy machine, filling 2 GiB can outlast a call's wall clock),
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from runner import SandboxOptions, load_problem
+from runner.check import said
 from runner.sandbox import procs, zygote
 from runner.sandbox.process import wait_released
 
@@ -99,7 +100,8 @@ def test_attack_gets_its_declared_verdict_and_leaves_nothing_behind(path, outcom
     failing = [t for t in verdict.tests if t.status not in ("passed", "skipped")]
     assert verdict.verdict == expected, f"{path.name}: {verdict.verdict}: {failing[:1]}"
     if message:
-        assert any(message in t.message for t in failing), f"{path.name}: {[t.message for t in failing]}"
+        assert any(message in words for t in failing for words in said(t)), \
+            f"{path.name}: {[(t.message, t.why) for t in failing]}"
     assert verdict.verdict != "internal_error"
     if verdict.sandbox.startswith("none"):
         assert verdict.verdict == "compile_error"

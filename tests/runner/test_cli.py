@@ -72,7 +72,7 @@ def test_judge_prints_one_json_verdict_with_the_contract_fields():
     assert verdict["device"] == "cpu" and verdict["sandbox"].startswith("bubblewrap+seccomp")
     assert [t["name"] for t in verdict["tests"]] == ["rows-last-dim", "large-magnitude", "middle-dim-float64"]
     for test in verdict["tests"]:
-        assert set(test) == {"name", "status", "message", "time_ms", "peak_bytes"}
+        assert set(test) == {"name", "status", "message", "time_ms", "peak_bytes", "why"}
         assert test["status"] == "passed" and test["time_ms"] > 0 and test["peak_bytes"] >= 0
     assert set(verdict["time"]) == {"user_ms", "reference_ms", "ratio"}
     assert set(verdict["memory"]) == {"user_peak_bytes", "reference_peak_bytes", "ratio"}

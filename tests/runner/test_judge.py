@@ -41,7 +41,7 @@ def test_events_report_the_start_each_test_in_order_and_the_end(accepted_run):
     tests = [event for event in events if event["event"] == "test"]
     assert [event["index"] for event in tests] == list(range(total))
     assert [event["name"] for event in tests] == [t.name for t in verdict.tests]
-    assert set(tests[0]) == {"event", "name", "status", "message", "time_ms", "peak_bytes", "index", "total"}
+    assert set(tests[0]) == {"event", "name", "status", "message", "why", "time_ms", "peak_bytes", "index", "total"}
     assert events[-1] == {"event": "finished", "verdict": "accepted"}
 
 

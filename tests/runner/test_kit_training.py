@@ -7,6 +7,7 @@ from __future__ import annotations
 import torch
 
 from runner import stated_numbers
+from runner.verdict import split_why
 from runner.kit import sandbox_training
 from runner.kit.training import HELD_OUT, TrainingChecker
 from runner.kit.truth import load_module, trusted_context
@@ -120,7 +121,7 @@ def test_a_frozen_buffer_that_drifts_is_named_and_a_frozen_backbone_left_alone_p
     drifted = dict(kept, **{"buffer.backbone.4.running_var": kept["buffer.backbone.4.running_var"] * 1.01})
     message = checker.moved(test.params, inputs, drifted, drifted)
     assert message.startswith("`backbone.4.running_var` changed during training, and must stay frozen")
-    assert "only eval mode stops batch norm" in message
+    assert "only eval mode stops batch norm" in split_why(message)[1]
 
 
 def test_a_lesson_may_be_a_function_of_the_tests_params_and_the_scores():
@@ -128,5 +129,6 @@ def test_a_lesson_may_be_a_function_of_the_tests_params_and_the_scores():
     seen = []
     checker.lessons = {"held_out_accuracy": lambda params, scores: seen.append((params, scores)) or "memorised"}
     message = checker.missed(TEST.params, {"held_out_accuracy": 0.5, "train_loss": 0.01})
-    assert message.endswith("(`min_held_out_accuracy = 0.88`). memorised")
+    assert split_why(message) == (split_why(message)[0], "Memorised")
+    assert split_why(message)[0].endswith("(`min_held_out_accuracy = 0.88`).")
     assert seen == [(TEST.params, {"held_out_accuracy": 0.5, "train_loss": 0.01})]

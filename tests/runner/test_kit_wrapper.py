@@ -11,6 +11,7 @@ from torch.utils.checkpoint import checkpoint
 
 from runner.kit import wrapper
 from runner.kit.truth import load_module, trusted_context
+from runner.verdict import split_why
 
 SANDBOX_WRAPPER = Path(wrapper.__file__).with_name("sandbox_wrapper.py")
 # As a driver loads it in a sandbox: one counting kernel per process, bound once.
@@ -114,8 +115,8 @@ def test_gradients_that_differ_from_outputs_that_match_carry_the_problems_lesson
             value = self.block(x).detach()
             graphed = self.block(x)
             return value + graphed - graphed.detach()
-    message = judged(FreshMasks, BLOCK)
-    assert "backward did not differentiate the forward that was run: replay the masks" in message
+    said, why = split_why(judged(FreshMasks, BLOCK))
+    assert said.endswith("backward did not differentiate the forward that was run") and why == "Replay the masks"
 
 
 def test_the_random_stream_must_end_where_the_plain_model_leaves_it():
@@ -124,8 +125,8 @@ def test_the_random_stream_must_end_where_the_plain_model_leaves_it():
             out = self.block(x)
             torch.rand(3)
             return out
-    assert judged(Rewinds, {**BLOCK, "dropout": 0.0}).endswith(
-        "the global RNG state is not where the plain model leaves it: restore the stream")
+    said, why = split_why(judged(Rewinds, {**BLOCK, "dropout": 0.0}))
+    assert said.endswith("the global RNG state is not where the plain model leaves it") and why == "Restore the stream"
 
 
 def test_the_driver_keeps_the_scenario_it_bound_at_load(monkeypatch):
