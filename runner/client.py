@@ -153,6 +153,9 @@ class Harness:
         host_pid = self.harness_pid if view is procs.HOST else (
             procs.host_pid(self.harness_pid, procs.descendants(self.process.pid)) if self.harness_pid else None)
         self.clock = cputime.SandboxClock(self.process.processes, self.harness_pid, host_pid)
+        if self.harness_pid:
+            harness_pid = self.harness_pid
+            self.process.run_delay_ns = lambda: procs.run_delay_ns(harness_pid, view)
 
     def warm_up_dynamo(self, device: str, *, timeout_s: float = WARM_TIMEOUT_S, ahead: bool = False) -> None:
         """Before the load: have the harness import torch._dynamo and run a checkpointed backward (see

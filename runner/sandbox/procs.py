@@ -240,6 +240,16 @@ def thread_clocks(pid: int, view: ProcView = HOST) -> dict[int, tuple[int, bool]
     return found
 
 
+def run_delay_ns(pid: int, view: ProcView = HOST) -> int | None:
+    """How long pid's main thread has stood runnable waiting for a CPU, in nanoseconds (schedstat's second
+    field); None once it is gone."""
+    raw = view.read(f"{pid}/schedstat")
+    try:
+        return int(raw.split()[1])
+    except (AttributeError, ValueError, IndexError):
+        return None
+
+
 def process_clock_ns(host_pid: int) -> int | None:
     """The CPU clock of a whole process by its host pid: every thread's time, exited threads included, in
     nanoseconds (clock_gettime on the process's CPU clock id, which Linux lets any process read); None once

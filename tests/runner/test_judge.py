@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -159,3 +161,30 @@ def test_text_that_utf8_cannot_carry_is_a_compile_error_before_any_sandbox_start
     assert verdict.verdict == "compile_error"
     assert message in verdict.tests[0].message
     assert verdict.sandbox.startswith("none: the file was rejected")
+
+
+def test_a_call_that_waits_for_a_cpu_other_work_holds_is_not_charged_the_wait():
+    """Its checked call's allowance (5 s) counts the wall clock the machine let it run or sleep: here it needs
+    2 s of CPU on a core that three busy processes share with it, about 8 s of wall clock."""
+    source = (b"import os, time\n"
+              b"import torch\n"
+              b"burned = []\n"
+              b"def softmax(x, dim=-1):\n"
+              b"    if not burned:\n"
+              b"        os.sched_setaffinity(0, {0})\n"
+              b"        started = time.thread_time()\n"
+              b"        while time.thread_time() - started < 2.0:\n"
+              b"            pass\n"
+              b"        burned.append(1)\n"
+              b"    e = (x - x.amax(dim, keepdim=True)).exp()\n"
+              b"    return e / e.sum(dim, keepdim=True)\n")
+    # Each in a session of its own, as the sandbox is: the scheduler shares a core between sessions first.
+    busy = [subprocess.Popen([sys.executable, "-c", "import os\nos.sched_setaffinity(0, {0})\nwhile True: pass"],
+                             start_new_session=True) for _ in range(3)]
+    try:
+        verdict = judge_for_tests("stable-softmax", source, tests="sample")
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+    assert verdict.verdict == "accepted", verdict.tests[0]

@@ -36,4 +36,4 @@ def test_proportional_sets_are_read_when_they_could_decide_a_kill_and_otherwise_
     assert watched.next_read == read_at
     # Growth that would pass the limit is read afresh at once: only a fresh figure may kill.
     fresh = watched.bytes(pids, procs.HOST, resident + (1 << 40), limit=first + (1 << 30))
-    assert fresh <= resident and watched.next_read > read_at
+    assert fresh <= resident and watched.resident_then == resident + (1 << 40)  # read now, with that figure
