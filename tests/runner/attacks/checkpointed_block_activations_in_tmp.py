@@ -1,5 +1,5 @@
 # expect: memory_limit_exceeded
-# message: resident memory grew
+# message: the sandbox's files and sockets gained
 # problem: checkpointed-block
 # tests: all
 # Runs the block plainly, as no_checkpointing.py does, so every activation is kept for backward, but keeps them

@@ -1,11 +1,12 @@
 # expect: time_limit_exceeded
 # message: observed from outside the sandbox
 # tests: all
-# Correct, but burns about twice the time limit per call, after making the harness's thread clock run at a
-# quarter of its speed, so each call reports about half the limit. A tolerance of twice the reported time on
+# Correct, but burns about four times the time limit per call, after making the harness's thread clock run at
+# an eighth of its speed, so each call reports about half the limit. A tolerance of twice the reported time on
 # the outside view believed it, however the burn was measured; the judge must judge what it observed itself.
 # The burn rests on the attack's own estimate of the reference's time, which varies from judge to judge: these
-# figures keep it between one and four limits for an estimate within a factor of two of the judge's figure.
+# figures keep it between two and eight limits for an estimate within a factor of two of the judge's figure
+# (which a busy machine's load has reached), and what it reports under the limit.
 import sys
 import time
 import types
@@ -13,19 +14,19 @@ import types
 import torch
 from torch.utils._python_dispatch import _get_current_dispatch_mode
 
-OVER_LIMIT = 2.0
+OVER_LIMIT = 4.0
 TIME_RATIO = 5.0
 
 _clock = time.thread_time_ns
 
 
-def _quarter_speed() -> int:
-    return _clock() // 4
+def _eighth_speed() -> int:
+    return _clock() // 8
 
 
 for module in list(sys.modules.values()):
     if hasattr(module, "thread_clock_ns"):
-        module.thread_clock_ns = _quarter_speed
+        module.thread_clock_ns = _eighth_speed
 
 
 def _burn(nanoseconds: float) -> None:
