@@ -71,14 +71,17 @@ def mistaken(params, inputs, mask):
     return {name: law for name, law in wrong.items() if not torch.equal(law.probabilities, truth[name].probabilities)}
 
 
-NOT_SCALED = ("is not rescaled: inverted dropout divides kept units by 1 - p in training, so the expected output is "
-              "x and evaluation the identity (scaling by 1 - p at evaluation instead is non-inverted dropout)")
-BY_P = "is divided by p, the drop probability: divide by the keep probability, 1 - p"
-DETACHED = "is 0: the output must stay connected to x by autograd (no detach, no torch.no_grad, no .data)"
-REDRAWN = ("x's gradient is not 0 at {unit}s the output dropped{count}: the backward must use the forward's own mask "
-           "(never draw a new one), so a dropped unit gets no gradient")
-NAN = ("p = 1 drops every unit, so the output and its gradient are all zeros; x * mask / (1 - p) divides 0 by 0 "
-       "there and gives NaN: at p = 1 return the masked x without dividing")
+NOT_SCALED = kit.with_why("is not rescaled", "Inverted dropout divides kept units by 1 - p in training, so the "
+                          "expected output is x and evaluation the identity (scaling by 1 - p at evaluation instead "
+                          "is non-inverted dropout)")
+BY_P = kit.with_why("is divided by p, the drop probability", "Kept units are divided by the keep probability, 1 - p")
+DETACHED = kit.with_why("is 0: the output is not connected to x by autograd",
+                        "The output must stay connected to x: no detach, no torch.no_grad, no .data")
+REDRAWN = kit.with_why("x's gradient is not 0 at {unit}s the output dropped{count}", "The backward must use the "
+                       "forward's own mask (never draw a new one), so a dropped unit gets no gradient")
+NAN = kit.with_why("at p = 1 the output or x's gradient holds NaN, where x * mask / (1 - p) divides 0 by 0",
+                   "At p = 1 every unit is dropped, so the output and its gradient are all zeros: the masked x, "
+                   "undivided")
 
 
 def exact(p, training, x, dy, y, grad):
@@ -86,15 +89,17 @@ def exact(p, training, x, dy, y, grad):
     why = "with p = 0" if training else "with training=False"
     if training and p == 1:
         return None if (y == 0).all() and (grad == 0).all() else NAN if (y.isnan().any() or grad.isnan().any()) \
-            else "p = 1 must drop everything: the output and x's gradient must be all zeros"
+            else kit.with_why("at p = 1 the output or x's gradient is not all zeros",
+                              "At p = 1 every unit is dropped, and nothing is left to scale")
     if (y == 0).any():
-        return f"{why} the output has zeros: nothing is dropped {why}, so return x unchanged" + \
-            " (dropout is off in evaluation: model.eval() passes training=False)" * (not training)
+        return kit.with_why(f"{why} the output has zeros", f"Nothing is dropped {why}: the output is x unchanged" +
+                            " (dropout is off in evaluation: model.eval() passes training=False)" * (not training))
     if not torch.equal(y, x):
-        return (f"{why} the output is x times 1 - p: inverted dropout already divided by 1 - p in training, so "
-                "evaluation is the identity, exactly x") if p and torch.allclose(y, x * (1 - p)) else \
-            f"{why} the output must be exactly x"
-    return None if torch.equal(grad, dy) else f"{why} x's gradient must be exactly dy, the gradient of the identity"
+        return kit.with_why(f"{why} the output is x times 1 - p", "Inverted dropout already divided by 1 - p in "
+                            "training, so evaluation is the identity, exactly x") if p and torch.allclose(y, x * (1 - p)) \
+            else kit.with_why(f"{why} the output is not exactly x", f"Nothing is dropped {why}")
+    return None if torch.equal(grad, dy) else kit.with_why(f"{why} x's gradient is not exactly dy",
+                                                           "The identity's gradient is dy itself")
 
 
 def check(params, inputs, got, laws):
@@ -116,5 +121,5 @@ def check(params, inputs, got, laws):
             ratio = got_[kept] / want[kept]
             says = next((says for factor, says in ((1.0, NOT_SCALED), (1 / p, BY_P), (0.0, DETACHED))
                          if ((ratio - factor).abs() <= 1e-5 * max(factor, 1)).all()), None)
-            return head + f"{name} at kept {unit}s " + (says or f"must be {called} / (1 - p){count(off)}")
+            return head + f"{name} at kept {unit}s " + (says or f"is not {called} / (1 - p){count(off)}")
     return None

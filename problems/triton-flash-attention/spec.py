@@ -4,6 +4,8 @@ import math
 
 import torch
 
+from runner import kit
+
 BLOCK_M = 32  # the traffic bound's query block: K and V may be read once per 32 queries, no more often
 
 
@@ -52,9 +54,9 @@ def describe(params, inputs):
     keywords = "".join(f", {name}={params[name]!r}" for name in ("causal", "scale") if name in params)
     words = f"flash_attention(q, k, v{keywords}) with q, k, v of shape {tuple(inputs['q'].shape)} {params['dtype']}"
     if params.get("views"):
-        words += " (strided views, as a QKV projection leaves them: pass every stride to the kernel)"
+        words += " (strided views, as a QKV projection leaves them)"
     if params.get("spread", 1.0) > 10:
-        words += f" (q scaled by {params['spread']:g}: exp(s) overflows unless the running maximum is subtracted)"
+        words += f" (q scaled by {params['spread']:g}, so that exp(s) overflows float32)"
     return words
 
 
@@ -63,9 +65,10 @@ def diagnose(name, params, inputs, got, truth):
     if name != "o" or params["dtype"] != "float32" or not torch.isfinite(got).all():
         return ""
     off = (got.to(torch.float64) - truth["o"]).abs().max().item() / max(1.0, truth["o"].abs().max().item())
-    return ("It is off by about float16's rounding (2⁻¹¹ of its magnitude) on float32 inputs: something on the way "
-            "to it is held in 16 bits. Keep the accumulator, the running sum and the maximum in float32, whatever "
-            "the input's dtype, and cast only when storing o.") if 2.0 ** -16 < off < 2.0 ** -8 else ""
+    return kit.with_why("It is off by about float16's rounding (2⁻¹¹ of its magnitude) on float32 inputs: something "
+                        "on the way to it is held in 16 bits.", "Keep the accumulator, the running sum and the maximum "
+                        "in float32, whatever the input's dtype, and cast only when storing o") \
+        if 2.0 ** -16 < off < 2.0 ** -8 else ""
 
 
 # -- classic mistakes (problem.toml's [[mistakes]]), each in float64
