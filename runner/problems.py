@@ -71,6 +71,11 @@ class Limits:
         return f"{self.time_ratio:g}× the reference's time and {self.time_cap_ms:g} ms a call"
 
 
+# An extreme test, by its name: the largest sizes, or the largest magnitudes (where a dtype overflows); a
+# distributed test's name may start with its world size (`w4-large`).
+EXTREME_NAME = re.compile(r"^(w\d+-)?(largest|longest|widest|large|huge)\b|overflow")
+
+
 @dataclass(frozen=True)
 class TestSpec:
     """One test: a name, its parameters (plain JSON), whether it is a sample and whether it is timed."""
@@ -79,6 +84,11 @@ class TestSpec:
     params: dict[str, Any]
     sample: bool = False
     timed: bool = False
+
+    @property
+    def extreme(self) -> bool:
+        """Whether the test is at an extreme of the statement's ranges (its name says so: EXTREME_NAME)."""
+        return bool(EXTREME_NAME.search(self.name))
 
 
 # The keys of problem.toml that every problem has, whatever its kind (a test's params are the problem's own);

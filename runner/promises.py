@@ -17,6 +17,19 @@ nothing checkable (an introduction to an example) says why instead:
 
 `unkept(problem)` lists what is wrong with the map: a sentence no entry maps, an entry whose sentence the
 statement no longer has, a test or solution that does not exist, an entry with neither tests nor a reason.
+
+A tolerance is a promise too: that it accepts every correct formula, not only the reference's. promises.toml
+names the correct solutions whose formulas differ from the reference's only in rounding, and how; `runner
+check` judges each on every test, the extremes of the statement's ranges among them, so a tolerance too tight
+for one of them fails there. A problem where no two correct formulas can round differently says why instead:
+
+    [[rounding]]
+    solution = "solutions/correct/exp_log_frequencies.py"
+    differs = "the frequencies as exp(-2i/d · ln base), where the reference raises base to a power"
+
+    no_rounding_variant = "every output is an integer count, compared exactly"   # at the top of the file
+
+`rounding_unkept(problem)` lists what is missing there.
 """
 
 from __future__ import annotations
@@ -30,6 +43,7 @@ from .problems import Problem
 
 SECTIONS = ("Interface", "Constraints", "What is checked")
 PROMISES_FILE = "promises.toml"
+NO_ROUNDING_VARIANT = "no_rounding_variant"
 # A sentence ends at . ! ? or : followed by a space and what starts a sentence (a capital, a backtick, a
 # parenthesis, an asterisk); "e.g." and "i.e." do not end one.
 _SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?:])\s+(?=[A-Z`(*\"])")
@@ -89,11 +103,21 @@ def promised_sentences(problem: Problem) -> list[str]:
     return [sentence for name in SECTIONS for sentence in sentences(sections.get(name, ""))]
 
 
-def load_promises(problem: Problem) -> list[Promise]:
+@dataclass
+class RoundingVariant:
+    """A correct solution whose formula differs from the reference's only in rounding, and how."""
+
+    solution: str
+    differs: str
+
+
+def _declared(problem: Problem) -> dict:
     path = problem.path / PROMISES_FILE
-    if not path.exists():
-        return []
-    entries = tomllib.loads(path.read_text()).get("promise", [])
+    return tomllib.loads(path.read_text()) if path.exists() else {}
+
+
+def load_promises(problem: Problem) -> list[Promise]:
+    entries = _declared(problem).get("promise", [])
     return [Promise(text=" ".join(str(entry.get("text", "")).split()), tests=list(entry.get("tests", [])),
                     wrong=list(entry.get("wrong", [])), correct=list(entry.get("correct", [])),
                     why=str(entry.get("why", ""))) for entry in entries]
@@ -121,5 +145,38 @@ def unkept(problem: Problem) -> list[str]:
     return found
 
 
-__all__ = ["PROMISES_FILE", "SECTIONS", "Promise", "load_promises", "promised_sentences", "sentences",
-           "statement_sections", "unkept"]
+def load_rounding(problem: Problem) -> tuple[list[RoundingVariant], str]:
+    """The problem's rounding variants, and its reason for having none (empty where it gives none)."""
+    declared = _declared(problem)
+    variants = [RoundingVariant(str(entry.get("solution", "")), " ".join(str(entry.get("differs", "")).split()))
+                for entry in declared.get("rounding", [])]
+    return variants, " ".join(str(declared.get(NO_ROUNDING_VARIANT, "")).split())
+
+
+def rounding_unkept(problem: Problem) -> list[str]:
+    """What the problem lacks to show that its tolerance holds for more than the reference's formula at the
+    extremes of its statement's ranges; empty when nothing is."""
+    variants, reason = load_rounding(problem)
+    if variants and reason:
+        return [f"{PROMISES_FILE} names rounding variants and also says there are none ({reason!r})"]
+    if reason:
+        return []
+    if not variants:
+        return [f"{PROMISES_FILE} names no [[rounding]] variant (a correct solution whose formula differs from the "
+                f"reference's only in rounding) and gives no {NO_ROUNDING_VARIANT} reason"]
+    found = []
+    correct = problem.path / "solutions" / "correct"
+    for variant in variants:
+        if (problem.path / variant.solution).parent != correct or not (problem.path / variant.solution).is_file():
+            found.append(f"{PROMISES_FILE}: [[rounding]] names {variant.solution!r}, which is no file of "
+                         "solutions/correct/")
+        if not variant.differs:
+            found.append(f"{PROMISES_FILE}: [[rounding]] {variant.solution!r} does not say how its formula differs")
+    if not any(test.extreme and not test.sample for test in problem.tests):
+        found.append("no hidden test at an extreme of the statement's ranges (a name that starts with largest-, "
+                     "longest-, widest-, large- or huge-, or holds overflow) to judge the rounding variants on")
+    return found
+
+
+__all__ = ["NO_ROUNDING_VARIANT", "PROMISES_FILE", "SECTIONS", "Promise", "RoundingVariant", "load_promises",
+           "load_rounding", "promised_sentences", "rounding_unkept", "sentences", "statement_sections", "unkept"]

@@ -12,7 +12,7 @@ problem.toml's and every number the section must state but does not:
   output of a stateful problem that `[outputs]` compares by a rule of its own, a bullet that starts with
   "Output" and the output's name in backticks and states `exact = true`, or its `atol` and `rtol`;
 - for each timed test, each test with a memory bound of its own (`MEMORY_PARAMS`), each extreme test (its
-  name matches `EXTREME_NAME`: `largest-…`, `longest-…`, `widest-…`, `large-…`, `huge-…` or `…overflow…`) and
+  name matches `problems.EXTREME_NAME`: `largest-…`, `longest-…`, `widest-…`, `large-…`, `huge-…` or `…overflow…`) and
   every test of a debugging problem: its sizes (every integer param, or list of integers, those of a table
   a debugging problem's model `config` included), its dtype, its memory bound where that is a figure, and its training
   targets (`min_<score>`, `max_<score>`); a debugging problem's tolerance is its `prediction_tolerance`. Every test
@@ -33,8 +33,6 @@ from .promises import statement_sections
 SECTION = "Limits"
 # The params that give a test a memory bound of its own, beside the ratio every test has.
 MEMORY_PARAMS = ("memory_bound", "plain_fraction")
-# An extreme test, by its name: the largest sizes, or the largest magnitudes (where a dtype overflows).
-EXTREME_NAME = re.compile(r"^(largest|longest|widest|large|huge)\b|overflow")
 _SPAN = re.compile(r"`([a-z_]+) = ([^`]+)`")
 _TEST_LINE = re.compile(r"^[-*]\s+`([a-z0-9-]+)`")
 _OUTPUT_LINE = re.compile(r"^[-*]\s+(?:\*\*)?Output `([^`]+)`")
@@ -112,7 +110,7 @@ def stated_tests(problem: Problem) -> list[TestSpec]:
     a debugging problem (each has a target of its own) or a kernel problem (each has a traffic bound)."""
     return [test for test in problem.tests
             if problem.kind in ("debugging", "kernel") or test.timed or any(test.params.get(name) for name in MEMORY_PARAMS)
-            or EXTREME_NAME.search(test.name)]
+            or test.extreme]
 
 
 def parse_value(text: str) -> Any:
@@ -190,5 +188,5 @@ def disagreements(problem: Problem) -> list[str]:
     return found
 
 
-__all__ = ["EXTREME_NAME", "MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "flat_params",
+__all__ = ["MEMORY_PARAMS", "SECTION", "comparisons_of", "disagreements", "flat_params",
            "limits_of", "sizes_of", "stated_tests", "tolerance_of"]

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from runner import list_problems, load_problem
-from runner.promises import promised_sentences, sentences, unkept
+from runner.promises import promised_sentences, rounding_unkept, sentences, unkept
 
 from .conftest import FIXTURE_PROBLEMS, ROOT
 
@@ -17,6 +17,27 @@ PROBLEMS = [problem.slug for problem in list_problems(ROOT / "problems")]
 @pytest.mark.parametrize("slug", PROBLEMS)
 def test_every_promise_of_the_statement_is_mapped_to_tests_that_exist(slug):
     assert unkept(load_problem(slug, ROOT / "problems")) == []
+
+
+@pytest.mark.parametrize("slug", PROBLEMS)
+def test_every_tolerance_is_shown_to_hold_for_a_second_formula_at_the_extremes(slug):
+    """runner check judges the named rounding variants on every test, the hidden extremes among them."""
+    assert rounding_unkept(load_problem(slug, ROOT / "problems")) == []
+
+
+def test_a_rounding_variant_must_be_a_correct_solution_that_says_how_it_differs(mapped_problem):
+    promises = mapped_problem / "promises.toml"
+    problem = load_problem("allreduce-sum", mapped_problem.parent)
+    assert "names no [[rounding]] variant" in rounding_unkept(problem)[0]
+    wrong = next((mapped_problem / "solutions" / "wrong").glob("*.py")).relative_to(mapped_problem)
+    promises.write_text(f'[[rounding]]\nsolution = "{wrong}"\ndiffers = ""\n\n' + promises.read_text())
+    found = rounding_unkept(problem)
+    assert found == [f"promises.toml: [[rounding]] names '{wrong}', which is no file of solutions/correct/",
+                     f"promises.toml: [[rounding]] '{wrong}' does not say how its formula differs",
+                     "no hidden test at an extreme of the statement's ranges (a name that starts with largest-, "
+                     "longest-, widest-, large- or huge-, or holds overflow) to judge the rounding variants on"]
+    promises.write_text('no_rounding_variant = "every output is an exact integer"\n' + promises.read_text())
+    assert "also says there are none" in rounding_unkept(problem)[0]
 
 
 def test_sentences_are_split_at_their_ends_but_not_inside_code_or_abbreviations():
