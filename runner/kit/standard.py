@@ -15,6 +15,7 @@ import re
 import torch
 
 from runner import compare
+from runner.verdict import with_why
 
 from . import sandbox
 from .api import Package, Params, Table, Tensors
@@ -129,8 +130,8 @@ class FunctionChecker(ValueChecker):
         for name in self.outputs:
             message = self.again_problem(params, inputs, name, got, expected, truth)
             if message:
-                return (f"{AGAIN}: {message}. The first result was right, so this call returned memory the caller had "
-                        "already been given: every call must return a new tensor")
+                return with_why(f"{AGAIN}: {message}. The first result was right, so this call returned memory the "
+                                "caller had already been given", "Every call returns a new tensor")
         own = self.own.get("check")
         return own(params, inputs, got, truth) if own else None
 
@@ -209,8 +210,9 @@ class FunctionChecker(ValueChecker):
                 if connected is None:
                     return MALFORMED
                 if not connected:
-                    return (f"{name} does not require grad: it must stay connected to autograd (no .detach(), .data, "
-                            ".item(), NumPy or torch.no_grad() on the way)")
+                    return with_why(f"{name} does not require grad: it is not connected to autograd",
+                                    "An output stays connected to the inputs: no .detach(), .data, .item(), NumPy or "
+                                    "torch.no_grad() on the way")
         for name in reported:
             if got.get(name) is None and name.endswith(".grad"):
                 return f"the outputs do not depend on {name.removesuffix('.grad')}, so {name} is None"

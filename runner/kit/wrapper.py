@@ -201,14 +201,15 @@ def graph_lost(params):
     raw = not params.get("x_requires_grad", True)
     if params.get("mode") == "eval":
         because = "its parameters require grad, even though x does not" if raw else "x and its parameters require grad"
-        return (f"in eval mode with grad enabled the output does not require grad, but the plain block's does "
-                f"({because}): eval() is not no_grad(); it only switches dropout off, and gradients with respect to "
-                "the input and the parameters (saliency maps, adversarial examples, probing) must still flow")
+        return with_why(f"in eval mode with grad enabled the output does not require grad, but the plain block's "
+                        f"does ({because})", "In eval mode autograd still records: eval() is not no_grad(); it only "
+                        "switches dropout off, and gradients with respect to the input and the parameters (saliency "
+                        "maps, adversarial examples, probing) must still flow")
     if raw:
         return ("x does not require grad, and the output does not either, but the plain block's does (its "
                 "parameters require grad): the block's parameter gradients would be lost")
-    return ("the output does not require grad, but the plain block's does: it must stay connected to x and to the "
-            "block's parameters")
+    return with_why("the output does not require grad, but the plain block's does",
+                    "The output stays connected to x and to the block's parameters")
 
 
 def of_call(name, prefix, params):
