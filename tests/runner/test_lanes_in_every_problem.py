@@ -1,7 +1,9 @@
-"""Every problem's known-wrong solutions that end their process (a crash, a time limit, a memory limit) get the
+"""Every problem's known-wrong solutions that end their process (a crash, a memory limit, a time limit) get the
 same verdict and the same per-test statuses in two lanes as in one: the first of each problem's solutions with
-each of those verdicts, which covers every problem and every way a process ends there for a quarter less than
-all of them (36 pairs of judgements, not 50).
+a crash or a memory verdict, where each kind of problem fails in code of its own, and a time verdict in each
+of the two ways the judge reaches one whatever the problem (a call killed on its wall clock, timed rounds over
+the ratio), each where it is cheapest: a solution slow enough for a time verdict passes its earlier tests
+slowly too, and the other five cost the suite three minutes (31 pairs of judgements, not 50).
 
 The plan gives a second lane only where each has enough work to pay for its process (JudgeOptions.min_lane_s);
 here that least is 0, so every problem of one process is split wherever its tests allow, and the stop one
@@ -22,13 +24,16 @@ pytestmark = [pytest.mark.sandbox, pytest.mark.slow, pytest.mark.takes_minutes, 
 
 ENDS_ITS_PROCESS = ("runtime_error", "time_limit_exceeded", "memory_limit_exceeded")
 SEED_INDEX = 5
+# The time verdicts judged here: causal-mask's is a call killed on its wall clock (10 s for one judgement, where
+# mhsa's takes 33), gqa-kv-cache's and paged-kv-cache's are timed rounds over the ratio (4 s each).
+TIMED_OUT = {"causal-mask", "gqa-kv-cache", "paged-kv-cache"}
 
 
 def _cases():
     for problem in list_problems():
         if problem.world_size != 1 or problem.needs == "cuda":
             continue
-        seen = set()
+        seen = set() if problem.slug in TIMED_OUT else {"time_limit_exceeded"}
         for path, expected, _ in sorted(problem.solutions()):
             if expected in ENDS_ITS_PROCESS and expected not in seen:
                 seen.add(expected)
