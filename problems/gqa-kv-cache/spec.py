@@ -63,7 +63,8 @@ def check(params, inputs, got, truth):
         return "the driver's report of the module's tensors is missing or malformed (was the driver changed?)"
     bound = 2 * params["batch"] * params["kv_heads"] * params["max_seq"] * params["head_dim"]
     if held[1]:
-        return "GQAKVCache has learnable parameters; it must have none (the projections are not part of it)"
+        return kit.with_why("GQAKVCache has learnable parameters", "The cache has none: the projections are not "
+                            "part of it")
     if held[2]:
         return "a tensor is kept outside the buffers (an attribute, a list, a dict): .to() and state_dict() skip it"
     if held[0] == 0:

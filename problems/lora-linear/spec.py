@@ -1,6 +1,8 @@
 """Trusted: the inputs, and what is wrong after merge() or unmerge() in LoRA's terms."""
 import torch
 
+from runner import kit
+
 
 def inputs(params, generator):
     n_in, n_out, r, shape = params["in_features"], params["out_features"], params["r"], params["shape"]
@@ -44,5 +46,6 @@ def diagnose(name, params, inputs, got, truth):
         return "merge() added lora_B @ lora_A without the alpha / r scaling"
     if step == "unmerge" and round(times) == 1:
         return "unmerge() does not take the update out of base.weight again"
-    return (f"base.weight holds the update {round(times)} times where it should hold it {int(step == 'merge')}: "
-            "merge() on a merged layer and unmerge() on an unmerged one must do nothing")
+    return kit.with_why(f"base.weight holds the update {round(times)} times where it should hold it "
+                        f"{int(step == 'merge')}", "Calling merge() on a merged layer, or unmerge() on an unmerged "
+                        "one, must do nothing")
