@@ -92,6 +92,10 @@ SOLUTIONS = {
                "wrong/sigmoid_gate.py"),
 }
 SWEEP_SECONDS = 2
+# How long a kill waits for a worker in the middle of a judge's first attempt before it takes an idle one: a
+# sample-test judge is a few tenths of a second, so between two clients' submissions both workers can be idle
+# for seconds (5 s once found none).
+MID_JUDGE_WAIT_S = 15
 REDIS_RESTART_AT, CONNECTION_DROP_AT = 0.3, 0.6
 HOST = socket.gethostname()
 # Celery's worker log: "[2026-12-01 23:15:08,123: INFO/MainProcess] Task interview.tasks.judge_submission[id] ..."
@@ -245,12 +249,12 @@ class Judges:
         return children
 
     def kill(self, database: Database, started: float) -> Kill | None:
-        """SIGKILL the process group of a ready worker, one in the middle of a first attempt if one is within a few
-        seconds, never one judging a later attempt; start it again in the background.
+        """SIGKILL the process group of a ready worker, one in the middle of a first attempt if one is within
+        MID_JUDGE_WAIT_S, never one judging a later attempt; start it again in the background.
 
         Three deaths of its judge end a submission as an error by design (JUDGE_MAX_ATTEMPTS), so a soak that
         killed a retried judge again could fail a submission through its own cadence alone."""
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + MID_JUDGE_WAIT_S
         while True:
             candidates = [name for name in self.names if self.ready[name]]
             if not candidates:
