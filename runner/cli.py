@@ -160,6 +160,9 @@ def _check(args: argparse.Namespace) -> int:
     problems = list_problems(args.problems_dir) if args.all else [load_problem(args.problem, args.problems_dir)]
     options = _options(args)
     printing = threading.Lock()
+    # Every unmet expectation again at the end, under its problem and seed: a long run's output is often read
+    # from its tail alone (a test's captured output, cut in the middle).
+    failures: list[str] = []
     pools: list[WarmPool] = []
     own_pool = threading.local()
 
@@ -177,6 +180,11 @@ def _check(args: argparse.Namespace) -> int:
             if args.jobs == 1:
                 flush()
 
+        def fail(what: str) -> None:
+            say(f"  FAIL  {what}")
+            with printing:
+                failures.append(f"  {problem.slug} (hidden seed {seed_index}): {what}")
+
         # One hidden seed for every solution of the problem, so the reference's results are cached after
         # the first; the line names it, so a failure can be judged again with --seed-index.
         seed_index = args.seed_index if args.seed_index is not None else seeds.draw_index()
@@ -184,7 +192,7 @@ def _check(args: argparse.Namespace) -> int:
         found = shortfalls(problem)
         unmet = len(found)
         for shortfall in found:
-            say(f"  FAIL  the package has {shortfall}")
+            fail(f"the package has {shortfall}")
 
         def report(expectation) -> None:
             nonlocal unmet
@@ -196,7 +204,7 @@ def _check(args: argparse.Namespace) -> int:
                 say(f"  ok    {relative}: {expectation.expected} ({expectation.seconds:.1f} s)")
             else:
                 unmet += 1
-                say(f"  FAIL  {relative}: {expectation.explain()} ({expectation.seconds:.1f} s)")
+                fail(f"{relative}: {expectation.explain()} ({expectation.seconds:.1f} s)")
 
         if not hasattr(own_pool, "pool"):
             # Each solution's processes start while the one before is judged, in a pool per job.
@@ -218,5 +226,5 @@ def _check(args: argparse.Namespace) -> int:
     finally:
         for pool in pools:
             pool.close()
-    print(f"{'all expectations met' if not unmet else f'{unmet} expectation(s) not met'}")
+    print("all expectations met" if not unmet else "\n".join([f"{unmet} expectation(s) not met:", *failures]))
     return 1 if unmet else 0

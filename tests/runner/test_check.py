@@ -38,6 +38,12 @@ def test_check_fails_when_a_solution_does_not_get_its_declared_verdict(tmp_path)
                              "stable-softmax"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 1
     assert "FAIL  solutions/wrong/claims_too_much.py: expected wrong_answer, got accepted" in result.stdout
+    # Again at the end, under its problem and seed: the tail of a long run's output says what failed.
+    lines = result.stdout.splitlines()
+    summary = next(index for index, line in enumerate(lines) if line.endswith("expectation(s) not met:"))
+    repeated = [line for line in lines[summary + 1:] if "claims_too_much.py" in line]
+    assert len(repeated) == 1 and repeated[0].startswith("  stable-softmax (hidden seed ")
+    assert "): solutions/wrong/claims_too_much.py: expected wrong_answer, got accepted" in repeated[0]
 
 
 def test_one_reference_process_serves_every_solutions_timed_tests(tmp_path):
