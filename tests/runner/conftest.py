@@ -13,6 +13,7 @@ import pytest
 from runner import JudgeOptions, Problem, SandboxOptions, judge
 from runner.cache import ReferenceCache
 from runner.check import header_field
+from runner.client import Harness
 from runner.problems import read_expectation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,11 +61,22 @@ def judge_for_tests(problem: Problem | str, source: bytes | str, *, on_event=Non
     return judge(problem, source, JudgeOptions(secret_key=TEST_KEY, **options), on_event=on_event)
 
 
+class Started:
+    """start_harness that counts the processes a judge starts."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, *args, **kwargs):
+        self.count += 1
+        return Harness(*args, **kwargs)
+
+
 def sandbox_uid(verdict) -> int | None:
     """The uid a verdict's sandbox ran as, when it had one of its own."""
     match = re.search(r"\(uid (\d+)\)", verdict.sandbox)
     return int(match.group(1)) if match else None
 
 
-__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "IN_CI", "ROOT", "bubblewrap_works", "header_field", "judge_for_tests",
+__all__ = ["ATTACKS", "FIXTURE_PROBLEMS", "IN_CI", "ROOT", "Started", "bubblewrap_works", "header_field", "judge_for_tests",
            "read_expectation", "requires_bubblewrap"]

@@ -14,9 +14,8 @@ import pytest
 
 from runner import load_problem
 from runner.cache import ReferenceCache
-from runner.client import Harness
 
-from .conftest import ROOT, judge_for_tests, requires_bubblewrap
+from .conftest import ROOT, Started, judge_for_tests, requires_bubblewrap
 
 pytestmark = [pytest.mark.sandbox, requires_bubblewrap]
 
@@ -69,17 +68,6 @@ def _forward_or_fail(self, x):
 
 CheckpointedBlock.forward = _forward_or_fail
 """
-
-
-class Started:
-    """start_harness that counts the processes a judge starts."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, *args, **kwargs):
-        self.count += 1
-        return Harness(*args, **kwargs)
 
 
 def judged(source: bytes, cache: ReferenceCache, lanes: int, problem="checkpointed-block"):

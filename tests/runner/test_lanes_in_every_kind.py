@@ -1,9 +1,10 @@
-"""Every problem's known-wrong solutions that end their process (a crash, a memory limit, a time limit) get the
-same verdict and the same per-test statuses in two lanes as in one: the first of each problem's solutions with
-a crash or a memory verdict, where each kind of problem fails in code of its own, and a time verdict in each
-of the two ways the judge reaches one whatever the problem (a call killed on its wall clock, timed rounds over
-the ratio), each where it is cheapest: a solution slow enough for a time verdict passes its earlier tests
-slowly too, and the other five cost the suite three minutes (31 pairs of judgements, not 50).
+"""Known-wrong solutions that end their process (a crash, a memory limit, a time limit) get the same verdict and the
+same per-test statuses in two lanes as in one, in every kind of problem: the judge's plan, lanes and merge are
+the same for every problem, and each kind fails in code of its own (its checker and its driver), so each kind's
+crash and memory verdicts are judged in the problems JUDGED_HERE names, the kind's cheapest to judge. A time
+verdict is judged in each of the two ways the judge reaches one whatever the problem (a call killed on its wall
+clock, timed rounds over the ratio), each where it is cheapest: a solution slow enough for a time verdict passes
+its earlier tests slowly too. One problem of each kind costs the suite a minute where every problem cost three.
 
 The plan gives a second lane only where each has enough work to pay for its process (JudgeOptions.min_lane_s);
 here that least is 0, so every problem of one process is split wherever its tests allow, and the stop one
@@ -16,39 +17,48 @@ import pytest
 
 from runner import list_problems
 from runner.cache import ReferenceCache
-from runner.client import Harness
 
-from .conftest import judge_for_tests, requires_bubblewrap
+from .conftest import Started, judge_for_tests, requires_bubblewrap
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow, pytest.mark.takes_minutes, requires_bubblewrap]
 
 ENDS_ITS_PROCESS = ("runtime_error", "time_limit_exceeded", "memory_limit_exceeded")
 SEED_INDEX = 5
+# Each kind's problems whose first known-wrong solution of each verdict is judged here, in order (a verdict the
+# first lacks comes from the next).
+JUDGED_HERE = {"function": ("stable-softmax", "causal-mask"), "stateful": ("paged-kv-cache", "adamw"),
+               "wrapper": ("checkpointed-block",), "sampler": ("speculative-decoding",), "module": ("mhsa",),
+               "kernel": ("triton-vector-add",)}
 # The time verdicts judged here: causal-mask's is a call killed on its wall clock (10 s for one judgement, where
-# mhsa's takes 33), gqa-kv-cache's and paged-kv-cache's are timed rounds over the ratio (4 s each).
-TIMED_OUT = {"causal-mask", "gqa-kv-cache", "paged-kv-cache"}
+# mhsa's takes 33), paged-kv-cache's timed rounds over the ratio (4 s).
+TIMED_OUT = {"causal-mask", "paged-kv-cache"}
+
+
+def _ending(problem) -> list:
+    """problem's known-wrong solutions that end their process, in name order, with what each declares."""
+    return [(path, expected) for path, expected, _ in sorted(problem.solutions()) if expected in ENDS_ITS_PROCESS]
 
 
 def _cases():
-    for problem in list_problems():
-        if problem.world_size != 1 or problem.needs == "cuda":
-            continue
-        seen = set() if problem.slug in TIMED_OUT else {"time_limit_exceeded"}
-        for path, expected, _ in sorted(problem.solutions()):
-            if expected in ENDS_ITS_PROCESS and expected not in seen:
-                seen.add(expected)
-                yield pytest.param(problem, path, id=f"{problem.slug}/{path.name}")
+    problems = {problem.slug: problem for problem in list_problems()}
+    for slugs in JUDGED_HERE.values():
+        seen = set()
+        for slug in slugs:
+            problem = problems[slug]
+            for path, expected in _ending(problem):
+                if expected not in seen and (expected != "time_limit_exceeded" or slug in TIMED_OUT):
+                    seen.add(expected)
+                    yield pytest.param(problem, path, id=f"{slug}/{path.name}")
 
 
-class Started:
-    """start_harness that counts the processes a judge starts."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, *args, **kwargs):
-        self.count += 1
-        return Harness(*args, **kwargs)
+def test_every_kind_whose_problems_have_such_a_solution_is_judged_here():
+    """A new kind, or a kind's first crash or memory verdict, is judged in two lanes as soon as it ships."""
+    judged = {(problem.kind, expected) for problem, path in (case.values for case in _cases())
+              for expected in [dict(_ending(problem))[path]]}
+    shipped = {(problem.kind, expected) for problem in list_problems()
+               if problem.world_size == 1 and problem.needs != "cuda"
+               for _, expected in _ending(problem) if expected != "time_limit_exceeded"}
+    assert shipped - judged == set(), "name a problem of each such kind in JUDGED_HERE"
 
 
 _CACHES: dict[str, ReferenceCache] = {}
