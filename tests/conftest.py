@@ -1,5 +1,6 @@
 """Fixtures shared by the whole suite: the real question bank in the database, and a real Chromium."""
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,12 @@ def real_bank(db):
 def pytest_collection_modifyitems(items):
     """The tests that take minutes go first: run in parallel processes, the rest is shared out while they run."""
     items.sort(key=lambda item: item.get_closest_marker("takes_minutes") is None)
+
+
+def pytest_collection_finish(session):
+    """What collection imported (Django, torch, the judge, every test module), out of the collections the tests
+    start, as the judge's worker does with what it imported (interview/judge/worker.py)."""
+    gc.freeze()
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

@@ -15,6 +15,7 @@ the settings' CELERY_IMPORTS, before its first signal fires).
   updates make concurrent sweeps harmless.
 """
 
+import gc
 import json
 import logging
 import os
@@ -182,6 +183,9 @@ def on_process_init(**kwargs) -> None:
     and this process never initialises CUDA itself."""
     device = Queue.GPU.device if Queue.GPU in _identity.get("queues", []) else Queue.CPU.device
     engine.pool_start(device=device, gpu_index=pool_gpu_index(device))
+    # What the worker imported (Django, torch, the judge), out of every judgement's collections: a judgement makes
+    # objects fast enough to start one every few tests, and each would walk all of those again.
+    gc.freeze()
 
 
 @signals.worker_process_shutdown.connect

@@ -35,6 +35,7 @@ import atexit
 import ctypes
 import errno
 import fcntl
+import gc
 import json
 import os
 import random
@@ -79,6 +80,9 @@ def main(argv: list[str]) -> None:
         program = source.read()
     torch.set_num_threads(1)
     serve.warm_up(torch.device("cpu"))
+    # What torch's import made, out of every child's collections: a collection would walk those objects again in
+    # each child, and its writes to their headers would copy the pages that hold them, which are shared till then.
+    gc.freeze()
     # Nothing a child may write: its own cwd is set after its /tmp is.
     os.chdir("/")
     control.send(json.dumps({"type": "ready", "torch": torch.__version__}).encode())
@@ -95,6 +99,7 @@ def main(argv: list[str]) -> None:
             if request.get("dynamo") and not dynamo:
                 serve.warm_up_dynamo(torch.device("cpu"))
                 dynamo = True
+                gc.freeze()
             if len(fds) != len(PIPES):
                 raise ValueError(f"{len(fds)} descriptors came with the request, not {len(PIPES)}")
             threads = len(os.listdir("/proc/self/task"))
