@@ -38,7 +38,7 @@ from runner.verdict import with_why
 
 from . import api
 from .api import Hook, KitError, Package, Params, Table, Tensors
-from .memo import inputs_digest
+from .memo import DRAWN_INPUTS, inputs_digest
 from .sandbox_training import AGAIN, BUFFER, MODEL, PARAMETER, PREDICTIONS
 from .truth import load_module
 
@@ -81,6 +81,7 @@ class TrainingChecker(api.CheckerBase):
         self.package = package
         spec = load_module(package.path / "spec.py",
                            f"judge_kit_{package.slug.replace('-', '_')}_{package.version[:12]}_spec")
+        self.spec = spec
         self.own = api.hooks_of(spec, TRAINING_HOOKS, f"{package.slug}/spec.py")
         self.lessons: dict[str, str] = self.own.get("LESSONS", {})
         training = package.declared.get("training", {})
@@ -91,7 +92,7 @@ class TrainingChecker(api.CheckerBase):
 
     def inputs(self, params: Params, generator: torch.Generator) -> Tensors:
         """spec.inputs's tensors but the held-out ones, which stay here, and last the seed train receives."""
-        drawn = self.own["inputs"](params, generator)
+        drawn = DRAWN_INPUTS.draw(self.own["inputs"], self.spec, params, generator)
         sent = {name: tensor for name, tensor in drawn.items() if not name.startswith(HELD_OUT)}
         sent["seed"] = torch.randint(0, 2 ** 31 - 1, (1,), generator=generator)
         with self._lock:

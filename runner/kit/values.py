@@ -58,7 +58,7 @@ class ValueChecker(api.CheckerBase):
         return run_in_float64(self.run, solution, params, inputs)
 
     def inputs(self, params: Params, generator: torch.Generator) -> Tensors:
-        return self.own["inputs"](params, generator)
+        return memo.DRAWN_INPUTS.draw(self.own["inputs"], self.spec, params, generator)
 
     def prepare(self, params: Params, inputs: Tensors) -> None:
         self.truth(params, inputs)
