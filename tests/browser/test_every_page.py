@@ -5,10 +5,11 @@ ADMIN_PAGES) or a named exception that is not a page (NOT_PAGES, with the reason
 fails test_every_url_pattern_is_a_page_visited_here_or_said_not_to_be_one. On each page: nothing wider than
 the screen, no text cut off by its box (a box meant to scroll may be wider inside), no console error, no
 response of 4xx or 5xx for any resource, and no critical or serious violation that axe-core finds (contrast,
-names and labels, scrollable regions reachable by keyboard, ...). A screenshot of each goes to
-test-artifacts/pages/.
+names and labels, scrollable regions reachable by keyboard, ...). A screenshot of each page where one of these
+went wrong goes to test-artifacts/pages/ (of every page, with PAGE_SCREENSHOTS=all).
 """
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 SHOTS = ARTIFACTS / "pages"
+EVERY_SCREENSHOT = os.environ.get("PAGE_SCREENSHOTS") == "all"
 LONG_MESSAGE = ("output differs from the reference at index [3, 17, 255] of a (4, 32, 512) float32 tensor: "
                 "got 0.4912873, expected 0.5087126 (absolute difference 1.74e-02, allowed 1e-05 + 1e-05 × |expected|); "
                 "the first differing row_with_a_rather_long_identifier_that_does_not_break_by_itself_anywhere_at_all")
@@ -256,6 +258,7 @@ class Visit:
         """text=False leaves out the clipped-text check (Django's admin stylesheet hides text on purpose, in
         its icon buttons, in ways this check cannot tell from a mistake)."""
         self.errors.clear()
+        found_before = len(self.problems)
         self.page.goto(self.live_server.url + path)
         where = f"{who} at {self.screen}, {path}"
         width = self.page.evaluate("document.documentElement.scrollWidth")
@@ -265,10 +268,13 @@ class Visit:
             self.problems.append(f"{where}: clipped {clipped}")
         self.problems.extend(f"{where}: {violation}" for violation in self.page.evaluate(AXE_VIOLATIONS))
         self.problems.extend(f"{where}: {error}" for error in self.errors)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        name = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
-        # JPEG: several times quicker to encode than PNG, and as good for a look at the layout.
-        self.page.screenshot(path=SHOTS / f"{who}-{self.screen}-{name}.jpg", type="jpeg", quality=60)
+        # Only where something went wrong, unless asked: a screenshot of each of the 254 visits was an eighth of
+        # the test's time.
+        if len(self.problems) > found_before or EVERY_SCREENSHOT:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            name = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
+            # JPEG: several times quicker to encode than PNG, and as good for a look at the layout.
+            self.page.screenshot(path=SHOTS / f"{who}-{self.screen}-{name}.jpg", type="jpeg", quality=60)
 
     def close(self):
         self.context.close()
