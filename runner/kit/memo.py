@@ -160,13 +160,19 @@ def _exact_copy(inputs: dict) -> dict | None:
 
 
 def _tensor_bytes(value: Any) -> int:
-    if isinstance(value, torch.Tensor):
-        return value.numel() * value.element_size()
-    if isinstance(value, dict):
-        return sum(_tensor_bytes(each) for each in value.values())
-    if isinstance(value, tuple):
-        return sum(_tensor_bytes(each) for each in value)
-    return 0
+    """The bytes of the storages value's tensors hold, each storage once (a view keeps its whole base)."""
+    storages = {}
+    pending = [value]
+    while pending:
+        each = pending.pop()
+        if isinstance(each, torch.Tensor):
+            storage = each.untyped_storage()
+            storages[storage.data_ptr()] = storage.nbytes()
+        elif isinstance(each, dict):
+            pending.extend(each.values())
+        elif isinstance(each, tuple):
+            pending.extend(each)
+    return sum(storages.values())
 
 
 FLOAT64_RUNS = Float64Runs()

@@ -29,7 +29,6 @@ from runner import compare
 from . import api
 from .api import Hook, KitError, Package, Params, Table, Tensors
 from .checks import TOO_GOOD, chi_square, fit, too_good
-from .memo import DRAWN_INPUTS
 from .mistakes import MISTAKES_TABLE, exactly, remembered
 from .sandbox_sampler import AGAIN, OTHER_SEED
 from .truth import float64
@@ -81,7 +80,7 @@ class SamplerChecker(ValueChecker):
 
     def inputs(self, params: Params, generator: torch.Generator) -> Tensors:
         """spec.inputs's tensors, and last the `seed` of the generator the driver hands the submission."""
-        return {**DRAWN_INPUTS.draw(self.own["inputs"], self.spec, params, generator), "seed": torch.randint(0, 2 ** 62, (1,), generator=generator)}
+        return {**super().inputs(params, generator), "seed": torch.randint(0, 2 ** 62, (1,), generator=generator)}
 
     def prepare(self, params: Params, inputs: Tensors) -> None:
         return None  # a sampler's laws cost little next to counting its draws: check computes them
