@@ -27,11 +27,8 @@ def real_bank(db):
 
 
 def pytest_collection_modifyitems(items):
-    """The tests that take minutes go first: run in parallel processes, the rest is shared out while they run.
-    Then the end-to-end tests, which spend much of their time waiting on workers, leases and timeouts: beside
-    `runner check --all`, which keeps both cores busy, a wait leaves no core idle, where two waiting tests side by
-    side later would."""
-    items.sort(key=lambda item: (item.get_closest_marker("takes_minutes") is None, item.get_closest_marker("e2e") is None))
+    """The tests that take minutes go first: run in parallel processes, the rest is shared out while they run."""
+    items.sort(key=lambda item: item.get_closest_marker("takes_minutes") is None)
 
 
 def pytest_collection_finish(session):
